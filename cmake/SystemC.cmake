@@ -17,6 +17,8 @@ if(NOT TARGET SystemC::systemc)
   target_link_libraries(SystemC::systemc INTERFACE PkgConfig::GPUTLM_SYSTEMC)
   find_package(Threads REQUIRED)
   target_link_libraries(SystemC::systemc INTERFACE Threads::Threads)
+  # sc_spawn (used by the clocked-process pattern) needs the dynamic-process API.
+  target_compile_definitions(SystemC::systemc INTERFACE SC_INCLUDE_DYNAMIC_PROCESSES)
 endif()
 
 # The library's ABI encodes the C++ standard it was built with; linking objects built

@@ -1,0 +1,40 @@
+// A clock domain is a value: a name and a period. No sc_clock toggles; blocks convert
+// between cycles and simulated time and schedule themselves on edges (architecture §3).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <systemc>
+
+namespace gputlm {
+
+class ClockDomain {
+ public:
+  // period must be a positive whole number of time-resolution units (1 ps by default).
+  ClockDomain(std::string name, sc_core::sc_time period);
+  // Period = 1e6/mhz ps rounded to the time resolution; the rounding is deterministic.
+  static ClockDomain from_mhz(std::string name, double mhz);
+
+  const std::string& name() const { return name_; }
+  const sc_core::sc_time& period() const { return period_; }
+  double mhz() const;
+
+  // Cycle index of time t: the number of whole periods elapsed (edge k is at k*period).
+  uint64_t cycle_at(const sc_core::sc_time& t) const { return t.value() / ticks_; }
+  uint64_t now() const { return cycle_at(sc_core::sc_time_stamp()); }
+  sc_core::sc_time time_of(uint64_t cycle) const;
+  // The first edge strictly after t.
+  sc_core::sc_time edge_after(const sc_core::sc_time& t) const;
+  // Delay from now to the first edge strictly after now.
+  sc_core::sc_time delay_to_next_edge() const;
+  // Delay from now to edge `cycle` (which must not be in the past).
+  sc_core::sc_time delay_until(uint64_t cycle) const;
+  bool at_edge() const { return sc_core::sc_time_stamp().value() % ticks_ == 0; }
+
+ private:
+  std::string name_;
+  sc_core::sc_time period_;
+  uint64_t ticks_;  // period in resolution units
+};
+
+}  // namespace gputlm

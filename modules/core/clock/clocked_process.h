@@ -1,0 +1,53 @@
+// The clocked-process pattern of architecture §3: a block ticks on the edges of its
+// clock domain while it has work, and sleeps on an event when idle. An incoming
+// transaction calls wake(); a block that knows when its next useful work is (a DRAM
+// timing constraint, a fixed-latency pipe) calls wake_at(cycle). A sleeping block costs
+// no activations at all.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <systemc>
+
+#include "core/clock/clock_domain.h"
+
+namespace gputlm {
+
+class ClockedProcess {
+ public:
+  // tick(cycle) does one cycle of work and returns true while the block is busy (it
+  // wants the next edge too); false puts the process to sleep until wake()/wake_at().
+  using TickFn = std::function<bool(uint64_t cycle)>;
+
+  // Must be called during elaboration (it spawns an SC_METHOD in the current module).
+  // The process starts asleep unless start_awake is true.
+  ClockedProcess(const char* name, const ClockDomain& domain, TickFn tick, bool start_awake = false);
+  ClockedProcess(const ClockedProcess&) = delete;
+  ClockedProcess& operator=(const ClockedProcess&) = delete;
+
+  // Tick at the first edge strictly after now (so that the order in which SystemC
+  // evaluates processes within one time step never matters).
+  void wake();
+  // Tick at edge `cycle` (at the latest); a past or current cycle means the next edge.
+  void wake_at(uint64_t cycle);
+
+  bool sleeping() const { return sleeping_; }
+  uint64_t activations() const { return activations_; }
+  const ClockDomain& domain() const { return domain_; }
+
+ private:
+  void run();
+  void schedule_wakeup(uint64_t cycle);
+
+  const ClockDomain& domain_;
+  TickFn tick_;
+  sc_core::sc_event wake_event_;
+  bool sleeping_ = true;
+  bool in_tick_ = false;
+  bool wake_requested_ = false;  // wake() during our own tick: tick again next edge
+  uint64_t timer_cycle_ = std::numeric_limits<uint64_t>::max();
+  uint64_t activations_ = 0;
+};
+
+}  // namespace gputlm
