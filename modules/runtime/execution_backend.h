@@ -1,0 +1,50 @@
+// The seam between the runtime API and whatever executes kernels: the functional SIMT
+// executor now (functional_backend.h), the timing GPU later (issue 5). A backend receives
+// fully prepared launches (decoded kernel, packed parameters, resources) and reports what
+// each launch executed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "isa/exec/functional_executor.h"
+#include "isa/exec/loaded_module.h"
+#include "runtime/kernel_resources.h"
+
+namespace gputlm::runtime {
+
+using isa::Dim3;
+
+struct LaunchRequest {
+  const isa::LoadedModule* module = nullptr;
+  isa::LaunchParams params;  // kernel index, grid, block, dynamic shared, parameter buffer
+  std::optional<KernelResources> resources;  // from the resources JSON and overrides
+  std::string label;  // for messages, e.g. "launches[2]"
+};
+
+struct LaunchResult {
+  std::string kernel;  // mangled name
+  Dim3 grid, block;
+  uint32_t dynamic_shared_bytes = 0;
+  std::optional<KernelResources> resources;
+  uint64_t ctas = 0;
+  uint64_t warp_instructions = 0;
+  uint64_t thread_instructions = 0;
+  double host_seconds = 0;
+  std::string label;
+};
+
+class ExecutionBackend {
+ public:
+  virtual ~ExecutionBackend() = default;
+  virtual std::string name() const = 0;
+  // Starts (or queues) a launch; launches complete in submission order.
+  virtual void launch(const LaunchRequest& request) = 0;
+  // Completes every submitted launch and returns their results in submission order
+  // (each launch is returned once).
+  virtual std::vector<LaunchResult> synchronize() = 0;
+};
+
+}  // namespace gputlm::runtime

@@ -1,0 +1,123 @@
+#include "runtime/spec_runner.h"
+
+#include <map>
+#include <sstream>
+
+#include "isa/exec/device_memory.h"
+
+namespace gputlm::runtime {
+
+std::string OutputReport::message() const {
+  if (!checked) return "not checked";
+  std::ostringstream os;
+  if (compare.ok()) {
+    os << "ok (" << compare.count << " elements";
+    if (elem_is_float(type) || rtol > 0 || atol > 0) os << ", max abs error " << compare.max_abs_error;
+    os << ")";
+    return os.str();
+  }
+  os << "MISMATCH in buffer '" << buffer << "': " << compare.mismatches << " of " << compare.count
+     << " elements differ; first at index " << compare.first_bad << ": expected "
+     << compare.expected_value << ", actual " << compare.actual_value;
+  if (elem_is_float(type) || rtol > 0 || atol > 0) os << " (rtol " << rtol << ", atol " << atol << ")";
+  return os.str();
+}
+
+bool SpecReport::ok() const {
+  for (const auto& o : outputs)
+    if (o.checked && !o.compare.ok()) return false;
+  return true;
+}
+
+SpecReport run_launch_spec(const LaunchSpec& spec, Runtime& rt) {
+  SpecReport report;
+  report.spec_path = spec.path;
+  report.backend = rt.backend().name();
+  ModuleId m;
+  try {
+    m = rt.load_module(spec.ptx);
+  } catch (const SpecError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw spec.error("ptx", e.what());
+  }
+  const isa::Module& mod = rt.module(m).module();
+
+  std::map<std::string, DevicePtr> device;
+  for (const BufferSpec& b : spec.buffers) {
+    std::vector<uint8_t> bytes = initial_bytes(spec, b);
+    DevicePtr p = rt.malloc(bytes.size());
+    rt.memcpy_to_device(p, bytes.data(), bytes.size());
+    device[b.name] = p;
+  }
+  for (const BufferSpec& s : spec.symbols) {
+    uint32_t idx = mod.find_symbol(s.name);
+    if (idx == isa::kNone) throw spec.error(s.key_path, "the module has no symbol '" + s.name + "'");
+    const isa::Symbol& sym = mod.symbols[idx];
+    if (sym.kind != isa::SymbolKind::Const && sym.kind != isa::SymbolKind::Global)
+      throw spec.error(s.key_path, "symbol '" + s.name + "' is a " + isa::symbol_kind_name(sym.kind) +
+                                       " symbol, not a __constant__ or __device__ variable");
+    std::vector<uint8_t> bytes = initial_bytes(spec, s);
+    if (bytes.size() > sym.size)
+      throw spec.error(s.key_path, std::to_string(bytes.size()) + " bytes do not fit symbol '" + s.name +
+                                       "' of " + std::to_string(sym.size) + " bytes");
+    rt.copy_to_symbol(m, s.name, bytes.data(), bytes.size());
+  }
+
+  const std::size_t first_result = rt.results().size();
+  for (const LaunchEntry& l : spec.launches) {
+    auto key = [&](const std::string& k) { return l.key_path.empty() ? k : l.key_path + "." + k; };
+    uint32_t kidx;
+    try {
+      kidx = mod.find_kernel_index(l.kernel);
+    } catch (const std::exception& e) {
+      throw spec.error(key("kernel"), e.what());
+    }
+    const isa::Function& k = mod.functions[kidx];
+    std::vector<KernelArg> args;
+    for (const ArgSpec& a : l.args) args.push_back(a.is_buffer ? KernelArg(device.at(a.buffer)) : KernelArg(a.number));
+    LaunchOverrides ov;
+    ov.registers = l.registers;
+    ov.shared_static_bytes = l.shared_static_bytes;
+    ov.label = l.key_path.empty() ? "launch" : l.key_path;
+    try {
+      rt.launch(m, k.name, Dim3{l.grid[0], l.grid[1], l.grid[2]}, Dim3{l.block[0], l.block[1], l.block[2]},
+                l.shared_bytes, args, ov);
+    } catch (const ArgError& e) {
+      std::string k_args = key("args");
+      throw spec.error(e.index() < l.args.size() ? l.args[e.index()].key_path : k_args, e.what());
+    } catch (const isa::ExecError& e) {
+      throw std::runtime_error(spec.path + ": " + (l.key_path.empty() ? std::string("launch") : l.key_path) +
+                               " (kernel " + k.name + "): " + e.what());
+    }
+  }
+  rt.synchronize();
+  report.launches.assign(rt.results().begin() + static_cast<std::ptrdiff_t>(first_result), rt.results().end());
+
+  for (const OutputSpec& o : spec.outputs) {
+    const BufferSpec& b = *spec.find_buffer(o.buffer);
+    std::vector<uint8_t> actual(b.count * elem_bytes(b.type));
+    rt.memcpy_to_host(actual.data(), device.at(o.buffer), actual.size());
+    OutputReport r;
+    r.buffer = o.buffer;
+    r.type = b.type;
+    if (!o.file.empty()) {
+      write_binary_file(o.file, actual.data(), actual.size());
+      r.written_file = o.file;
+    }
+    if (o.has_expect) {
+      std::vector<uint8_t> expected = read_binary_file(o.expect_file);
+      if (expected.size() != actual.size())
+        throw spec.error(o.key_path + ".expect.file", "file '" + o.expect_file + "' changed size");
+      r.checked = true;
+      r.rtol = o.rtol;
+      r.atol = o.atol;
+      r.compare = compare_elements(actual.data(), expected.data(), b.type, b.count, o.rtol, o.atol,
+                                   o.tolerance_given);
+    }
+    report.outputs.push_back(std::move(r));
+  }
+  return report;
+}
+
+}  // namespace gputlm::runtime

@@ -1,0 +1,171 @@
+// `gputlm run SPEC.json --functional [--stats FILE] [--quiet]`: runs a launch spec
+// (docs/launch-spec.md) and checks its outputs. Exit status: 0 when every expectation
+// holds, 3 when an output mismatches, 1 on any error (malformed spec, execution error),
+// 2 on bad usage.
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli.h"
+#include "runtime/launch_spec.h"
+#include "runtime/runtime.h"
+#include "runtime/spec_runner.h"
+
+namespace {
+
+using gputlm::runtime::LaunchResult;
+using gputlm::runtime::OutputReport;
+using gputlm::runtime::SpecReport;
+
+constexpr int kExitMismatch = 3;
+
+int usage(FILE* out) {
+  std::fprintf(out,
+               "usage: gputlm run SPEC.json --functional [--stats FILE] [--quiet]\n\n"
+               "Runs the kernels of a launch spec (docs/launch-spec.md) and checks its outputs.\n"
+               "  --functional   run on the functional SIMT executor (no timing)\n"
+               "  --stats FILE   write per-launch statistics and verification results as JSON\n"
+               "  --quiet        print only errors and mismatches\n"
+               "Exit status: 0 all expectations hold, 3 an output mismatches, 1 error, 2 usage.\n");
+  return out == stdout ? 0 : 2;
+}
+
+std::string dim_str(const gputlm::runtime::Dim3& d) {
+  return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+}
+
+double rate(uint64_t n, double seconds) { return seconds > 0 ? static_cast<double>(n) / seconds : 0.0; }
+
+nlohmann::json to_json(const SpecReport& rep) {
+  nlohmann::json j;
+  j["spec"] = rep.spec_path;
+  j["backend"] = rep.backend;
+  j["ok"] = rep.ok();
+  uint64_t warp = 0, thread = 0;
+  double secs = 0;
+  for (const LaunchResult& l : rep.launches) {
+    nlohmann::json e;
+    e["label"] = l.label;
+    e["kernel"] = l.kernel;
+    e["grid"] = {l.grid.x, l.grid.y, l.grid.z};
+    e["block"] = {l.block.x, l.block.y, l.block.z};
+    e["dynamic_shared_bytes"] = l.dynamic_shared_bytes;
+    if (l.resources) {
+      e["registers"] = l.resources->registers;
+      e["static_shared_bytes"] = l.resources->shared_bytes;
+    }
+    e["ctas"] = l.ctas;
+    e["warp_instructions"] = l.warp_instructions;
+    e["thread_instructions"] = l.thread_instructions;
+    e["host_seconds"] = l.host_seconds;
+    e["warp_instructions_per_second"] = rate(l.warp_instructions, l.host_seconds);
+    j["launches"].push_back(e);
+    warp += l.warp_instructions;
+    thread += l.thread_instructions;
+    secs += l.host_seconds;
+  }
+  j["total"] = {{"warp_instructions", warp},
+                {"thread_instructions", thread},
+                {"host_seconds", secs},
+                {"warp_instructions_per_second", rate(warp, secs)}};
+  j["outputs"] = nlohmann::json::array();
+  for (const OutputReport& o : rep.outputs) {
+    nlohmann::json e;
+    e["buffer"] = o.buffer;
+    e["type"] = gputlm::runtime::elem_name(o.type);
+    if (!o.written_file.empty()) e["file"] = o.written_file;
+    e["checked"] = o.checked;
+    if (o.checked) {
+      e["ok"] = o.compare.ok();
+      e["elements"] = o.compare.count;
+      e["mismatches"] = o.compare.mismatches;
+      e["max_abs_error"] = o.compare.max_abs_error;
+      e["rtol"] = o.rtol;
+      e["atol"] = o.atol;
+      if (!o.compare.ok()) {
+        e["first_bad_index"] = o.compare.first_bad;
+        e["expected"] = o.compare.expected_value;
+        e["actual"] = o.compare.actual_value;
+      }
+      e["message"] = o.message();
+    }
+    j["outputs"].push_back(e);
+  }
+  return j;
+}
+
+void print_report(const SpecReport& rep, bool quiet) {
+  if (!quiet) {
+    std::printf("%s (%s)\n", rep.spec_path.c_str(), rep.backend.c_str());
+    std::printf("  %-14s %-24s %-12s %-10s %14s %16s %10s %14s\n", "launch", "kernel", "grid", "block",
+                "warp instr", "thread instr", "host s", "warp instr/s");
+    for (const LaunchResult& l : rep.launches)
+      std::printf("  %-14s %-24s %-12s %-10s %14llu %16llu %10.4f %14.4g\n", l.label.c_str(), l.kernel.c_str(),
+                  dim_str(l.grid).c_str(), dim_str(l.block).c_str(),
+                  static_cast<unsigned long long>(l.warp_instructions),
+                  static_cast<unsigned long long>(l.thread_instructions), l.host_seconds,
+                  rate(l.warp_instructions, l.host_seconds));
+  }
+  for (const OutputReport& o : rep.outputs) {
+    bool bad = o.checked && !o.compare.ok();
+    if (quiet && !bad) continue;
+    std::fprintf(bad ? stderr : stdout, "  output %-12s %s%s%s\n", o.buffer.c_str(), o.message().c_str(),
+                 o.written_file.empty() ? "" : " -> ", o.written_file.c_str());
+  }
+  if (!quiet) std::printf("%s\n", rep.ok() ? "PASS" : "FAIL");
+}
+
+int cmd_run(int argc, char** argv) {
+  std::string spec_path, stats_path;
+  bool functional = false, quiet = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--help" || a == "-h") return usage(stdout);
+    if (a == "--functional") {
+      functional = true;
+    } else if (a == "--quiet") {
+      quiet = true;
+    } else if (a == "--stats") {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "gputlm run: --stats needs a file name\n");
+        return usage(stderr);
+      }
+      stats_path = argv[++i];
+    } else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "gputlm run: unknown option '%s'\n", a.c_str());
+      return usage(stderr);
+    } else if (spec_path.empty()) {
+      spec_path = a;
+    } else {
+      std::fprintf(stderr, "gputlm run: more than one spec given ('%s', '%s')\n", spec_path.c_str(), a.c_str());
+      return usage(stderr);
+    }
+  }
+  if (spec_path.empty()) {
+    std::fprintf(stderr, "gputlm run: no spec given\n");
+    return usage(stderr);
+  }
+  if (!functional) {
+    std::fprintf(stderr,
+                 "gputlm run: error: the timing model is not available yet (it arrives with the SM "
+                 "issue, issue 5); run with --functional\n");
+    return 1;
+  }
+  gputlm::runtime::LaunchSpec spec = gputlm::runtime::parse_launch_spec(spec_path);
+  gputlm::runtime::Runtime rt;
+  SpecReport rep = gputlm::runtime::run_launch_spec(spec, rt);
+  print_report(rep, quiet);
+  if (!stats_path.empty()) {
+    std::ofstream f(stats_path);
+    if (!f) throw std::runtime_error("cannot open stats file '" + stats_path + "' for writing");
+    f << to_json(rep).dump(2) << "\n";
+    if (!f) throw std::runtime_error("failed writing stats file '" + stats_path + "'");
+  }
+  return rep.ok() ? 0 : kExitMismatch;
+}
+
+}  // namespace
+
+GPUTLM_CLI_COMMAND("run", "run a launch spec (kernels, buffers, expected outputs)", cmd_run);
