@@ -309,7 +309,8 @@ struct Function {
   uint32_t call_param_bytes = 0;         // caller-side call sequence parameter area
   std::vector<uint32_t> shared_symbols;  // shared declared in this function's body
   uint32_t shared_end = 0;  // entry: end of the kernel's static shared window (module
-                            // shared + its own), i.e. bytes of static shared needed
+                            // shared + its own), i.e. bytes of static shared needed.
+                            // Shared symbol offsets are relative to the CTA's window.
 
   uint64_t pc_base = 0;  // PC of instruction 0
 
@@ -347,6 +348,11 @@ struct Module {
   uint32_t find_symbol(const std::string& name) const;
   // Function whose PC range contains pc, or kNone.
   uint32_t function_at(uint64_t pc) const;
+  // Bytes of shared memory one CTA of `kernel` needs (its static window, plus the
+  // dynamic area at dynamic_shared_offset when dynamic_bytes > 0).
+  uint32_t shared_window_bytes(const Function& kernel, uint32_t dynamic_bytes) const {
+    return dynamic_bytes == 0 ? kernel.shared_end : dynamic_shared_offset + dynamic_bytes;
+  }
 };
 
 // Demangled C++ name ("saxpy(int, float, float*)") or the input if not mangled.
