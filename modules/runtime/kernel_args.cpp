@@ -55,10 +55,12 @@ std::vector<uint8_t> pack_kernel_params(const isa::Function& kernel, const std::
       for (int b = 0; b < 8; ++b) dst[b] = static_cast<uint8_t>(a.pointer >> (8 * b));
       continue;
     }
-    // A bit-typed parameter (.b8..b64) accepts negative values as two's complement.
+    // nvcc declares signed C++ integers as .u8/.u16/.u32/.u64 parameters, so unsigned
+    // and bit-typed parameters accept negative values as two's complement: the range of
+    // an n-bit parameter is [-2^(n-1), 2^n - 1].
     ElemType enc = t;
-    bool bits = isa::is_bits(p.type);
-    if (bits && ((a.number.kind == Number::Kind::Signed && a.number.i < 0) ||
+    bool unsigned_or_bits = !elem_is_float(t) && !elem_is_signed(t);
+    if (unsigned_or_bits && ((a.number.kind == Number::Kind::Signed && a.number.i < 0) ||
                  (a.number.kind == Number::Kind::Real && a.number.d < 0)))
       enc = static_cast<ElemType>(static_cast<int>(t) + 4);  // U8..U64 -> S8..S64
     std::string err = encode_number(a.number, enc, dst);

@@ -1,0 +1,60 @@
+// One test per workload: its small launch spec runs on the functional executor and every
+// output must match the CPU reference within the spec's tolerance.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "runtime/launch_spec.h"
+#include "runtime/runtime.h"
+#include "runtime/spec_runner.h"
+
+namespace {
+
+void run_workload(const std::string& name) {
+  std::string spec_path = std::string(GPUTLM_WORKLOADS_BUILD_DIR) + "/" + name + "/small/spec.json";
+  gputlm::runtime::LaunchSpec spec = gputlm::runtime::parse_launch_spec(spec_path);
+  gputlm::runtime::Runtime rt;
+  gputlm::runtime::SpecReport rep = gputlm::runtime::run_launch_spec(spec, rt);
+  REQUIRE(rep.launches.size() == spec.launches.size());
+  uint64_t warp_instructions = 0;
+  double seconds = 0;
+  for (const auto& l : rep.launches) {
+    CHECK(l.warp_instructions > 0);
+    CHECK(l.thread_instructions >= l.warp_instructions);
+    CHECK(l.ctas == uint64_t{l.grid.x} * l.grid.y * l.grid.z);
+    warp_instructions += l.warp_instructions;
+    seconds += l.host_seconds;
+  }
+  REQUIRE_FALSE(rep.outputs.empty());
+  for (const auto& o : rep.outputs) {
+    INFO(name << " output " << o.buffer << ": " << o.message());
+    CHECK(o.checked);
+    CHECK(o.compare.ok());
+  }
+  WARN(name << ": " << warp_instructions << " warp instructions in " << seconds << " s");
+}
+
+}  // namespace
+
+#define GPUTLM_WORKLOAD_TEST(name) \
+  TEST_CASE("workload_" #name " small input matches the CPU reference", "[workloads]") { run_workload(#name); }
+
+GPUTLM_WORKLOAD_TEST(vecadd)
+GPUTLM_WORKLOAD_TEST(saxpy)
+GPUTLM_WORKLOAD_TEST(lbm)
+GPUTLM_WORKLOAD_TEST(bfs)
+GPUTLM_WORKLOAD_TEST(spmv)
+GPUTLM_WORKLOAD_TEST(kmeans)
+GPUTLM_WORKLOAD_TEST(strided)
+GPUTLM_WORKLOAD_TEST(laplace3d)
+GPUTLM_WORKLOAD_TEST(hotspot)
+GPUTLM_WORKLOAD_TEST(sgemm)
+GPUTLM_WORKLOAD_TEST(mriq)
+GPUTLM_WORKLOAD_TEST(cutcp)
+GPUTLM_WORKLOAD_TEST(nqueen)
+GPUTLM_WORKLOAD_TEST(storegpu)
+GPUTLM_WORKLOAD_TEST(reduce)
+GPUTLM_WORKLOAD_TEST(scan)
+GPUTLM_WORKLOAD_TEST(histogram)
+GPUTLM_WORKLOAD_TEST(tailwork)
+GPUTLM_WORKLOAD_TEST(dgemv)
+GPUTLM_WORKLOAD_TEST(conv1d)
