@@ -3,7 +3,15 @@
 // because SystemC allows one elaboration per process.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <systemc>
+
+// Our own main() takes precedence over libsystemc's: it silences the copyright banner
+// (which would otherwise start every output) and hands over to SystemC as usual.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "DISABLE", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
 
 int sc_main(int argc, char* argv[]) {
   // SystemC's default report handler prints and throws; tests assert on the throws,

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <cstdlib>
 #include <systemc>
 
 #include "cli.h"
@@ -21,6 +22,13 @@ static int usage(FILE* out) {
     std::fprintf(out, "  %-10s %s\n", name.c_str(), cmd.summary.c_str());
   std::fprintf(out, "\n`gputlm COMMAND --help` describes a command's arguments.\n");
   return out == stdout ? 0 : 2;
+}
+
+// Our own main() takes precedence over libsystemc's: it silences the copyright banner
+// (which would otherwise start every output) and hands over to SystemC as usual.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "DISABLE", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
 }
 
 int sc_main(int argc, char* argv[]) {

@@ -118,9 +118,10 @@ class Reader {
         fail(key, "expected " + std::string(std::is_unsigned_v<T> ? "an unsigned" : "an") + " integer, got " + v.dump());
       const double d = v.get<double>();
       if (d < static_cast<double>(std::numeric_limits<T>::lowest()) ||
-          d > static_cast<double>(std::numeric_limits<T>::max()) || (std::is_unsigned_v<T> && v.is_number_integer() && !v.is_number_unsigned()))
+          d > static_cast<double>(std::numeric_limits<T>::max()) || (std::is_unsigned_v<T> && d < 0))
         fail(key, "value " + v.dump() + " does not fit a " + type_name<T>());
       check_number(d, key, check);
+      if (v.is_number_float()) return static_cast<T>(d);
       return v.is_number_unsigned() ? static_cast<T>(v.get<uint64_t>()) : static_cast<T>(v.get<int64_t>());
     } else if constexpr (std::is_floating_point_v<T>) {
       if (!v.is_number()) fail(key, "expected a number, got " + v.dump());

@@ -1,0 +1,73 @@
+#include <catch2/catch.hpp>
+
+#include "core/stats/stats.h"
+
+using namespace gputlm::stats;
+
+TEST_CASE("stats tree names, JSON and per-kernel epochs", "[stats]") {
+  Group gpu("gpu");
+  Group sm3(gpu, "sm3");
+  Group l1d(sm3, "l1d");
+  Counter hits(l1d, "hits", "hits");
+  Counter accesses(l1d, "accesses", "accesses");
+  Ratio hit_rate(l1d, "hit_rate", "hits / accesses", hits, accesses);
+  Average lat(sm3, "latency", "latency");
+  Distribution hist(sm3, "hist", "histogram", 0, 10, 5);
+  CounterVector stalls(sm3, "stalls", "stall classes", {"mem", "fetch"});
+
+  CHECK(hits.path() == "gpu.sm3.l1d.hits");
+  hits.add(3);
+  accesses.add(4);
+  lat.sample(10);
+  lat.sample(20);
+  hist.sample(-1);
+  hist.sample(0);
+  hist.sample(3.9);
+  hist.sample(9.99);
+  hist.sample(10);
+  stalls.add(1, 2);
+  auto j = gpu.to_json(View::Epoch);
+  CHECK(j["sm3"]["l1d"]["hits"] == 3);
+  CHECK(j["sm3"]["l1d"]["hit_rate"] == 0.75);
+  CHECK(j["sm3"]["latency"]["mean"] == 15.0);
+  CHECK(j["sm3"]["latency"]["min"] == 10.0);
+  CHECK(j["sm3"]["hist"]["buckets"] == nlohmann::json({1, 1, 0, 0, 1}));
+  CHECK(j["sm3"]["hist"]["underflow"] == 1);
+  CHECK(j["sm3"]["hist"]["overflow"] == 1);
+  CHECK(j["sm3"]["stalls"]["fetch"] == 2);
+
+  gpu.end_epoch();  // kernel boundary
+  hits.add(1);
+  accesses.add(4);
+  lat.sample(30);
+  CHECK(hits.value(View::Epoch) == 1);
+  CHECK(hits.value(View::Total) == 4);
+  CHECK(hit_rate.value(View::Epoch) == 0.25);
+  CHECK(hit_rate.value(View::Total) == 0.5);
+  CHECK(lat.mean(View::Epoch) == 30.0);
+  CHECK(lat.mean(View::Total) == 20.0);
+  CHECK(hist.count(View::Epoch) == 0);
+  CHECK(hist.count(View::Total) == 5);
+  CHECK(gpu.to_json(View::Total)["sm3"]["stalls"]["fetch"] == 2);
+  CHECK(gpu.find("sm3.l1d.hits") == &hits);
+  CHECK(gpu.find("sm3.nothing") == nullptr);
+  gpu.reset();
+  CHECK(hits.value(View::Total) == 0);
+}
+
+TEST_CASE("stats sampler records time series at period boundaries", "[stats]") {
+  Group root("top");
+  Counter c(root, "c", "counter");
+  Sampler s(root, 100, {"c"});
+  c.add(5);
+  s.sample(0);
+  c.add(5);
+  s.sample(50);  // not yet a boundary
+  s.sample(100);
+  c.add(1);
+  s.sample(250);
+  auto j = s.to_json();
+  CHECK(j["cycles"] == nlohmann::json({0, 100, 250}));
+  CHECK(j["series"]["c"] == nlohmann::json({5.0, 10.0, 11.0}));
+  CHECK_THROWS_WITH(Sampler(root, 10, {"nope"}), Catch::Contains("no statistic 'nope'"));
+}
