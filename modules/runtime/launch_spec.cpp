@@ -57,8 +57,8 @@ class Parser {
   }
 
   void check_keys(const json& obj, const std::string& key, std::initializer_list<const char*> allowed) const {
-    for (const auto& [k, v] : obj.items()) {
-      (void)v;
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+      const std::string& k = it.key();
       if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return k == a; })) {
         std::string list;
         for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
