@@ -1,6 +1,8 @@
 // One test per workload: its small launch spec runs on the functional executor and every
 // output must match the CPU reference within the spec's tolerance.
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <set>
 #include <string>
 
 #include "runtime/launch_spec.h"
@@ -33,10 +35,22 @@ void run_workload(const std::string& name) {
   WARN(name << ": " << warp_instructions << " warp instructions in " << seconds << " s");
 }
 
+std::set<std::string>& tested_workloads() {
+  static std::set<std::string> names;
+  return names;
+}
+
+struct TestedWorkload {
+  explicit TestedWorkload(const char* name) { tested_workloads().insert(name); }
+};
+
 }  // namespace
 
-#define GPUTLM_WORKLOAD_TEST(name) \
-  TEST_CASE("workload_" #name " small input matches the CPU reference", "[workloads]") { run_workload(#name); }
+#define GPUTLM_WORKLOAD_TEST(name)                                                           \
+  static TestedWorkload gputlm_tested_##name(#name);                                       \
+  TEST_CASE("workload_" #name " small input matches the CPU reference", "[workloads]") { \
+    run_workload(#name);                                                                   \
+  }
 
 GPUTLM_WORKLOAD_TEST(vecadd)
 GPUTLM_WORKLOAD_TEST(saxpy)
@@ -58,3 +72,15 @@ GPUTLM_WORKLOAD_TEST(histogram)
 GPUTLM_WORKLOAD_TEST(tailwork)
 GPUTLM_WORKLOAD_TEST(dgemv)
 GPUTLM_WORKLOAD_TEST(conv1d)
+
+TEST_CASE("workload_suite has a test for every generated workload", "[workloads]") {
+  std::set<std::string> generated;
+  for (const auto& entry : std::filesystem::directory_iterator(GPUTLM_WORKLOADS_BUILD_DIR))
+    if (std::filesystem::exists(entry.path() / "small" / "spec.json"))
+      generated.insert(entry.path().filename().string());
+  CHECK(generated.size() >= 16);
+  for (const auto& name : generated) {
+    INFO("workload " << name << " has no GPUTLM_WORKLOAD_TEST");
+    CHECK(tested_workloads().count(name) == 1);
+  }
+}
