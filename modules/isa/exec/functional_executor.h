@@ -121,7 +121,8 @@ class GridExecution {
   void do_return(WarpContext& w, uint32_t lanes, StepResult& r);
   void do_barrier(WarpContext& w, const Instruction& in, uint32_t exec_mask, StepResult& r);
   bool try_complete_barrier(CtaContext& cta, uint32_t id);
-  void remove_lanes(WarpContext& w, uint32_t lanes, uint32_t from_depth);
+  void finish_call(WarpContext& w);
+  void finish_warp(WarpContext& w, StepResult& r);
   void settle(WarpContext& w, StepResult& r);
 
   const LoadedModule* lm_;

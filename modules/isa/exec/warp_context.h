@@ -29,6 +29,7 @@ struct CallFrame {
   uint32_t simt_base = 0;    // SIMT stack depth below this frame's entries
   uint32_t call_index = kNone;  // caller's call instruction (frames > 0)
   uint32_t local_base = 0;   // byte offset of this frame in each thread's local memory
+  uint32_t returned_mask = 0;  // lanes that executed `ret` in this frame
   std::vector<uint64_t> regs;        // nregs * 32, register r of lane l at r*32 + l
   std::vector<uint32_t> preds;       // lane mask per predicate register
   std::vector<uint8_t> param_in;     // incoming .param area, lane l at l*param_bytes

@@ -1,0 +1,267 @@
+// Memory handlers: ld/ldu/st/atom/red/prefetch in every state space, with generic
+// address resolution and bounds checks; per-lane addresses are recorded in the step
+// result for the coalescer.
+#include <cstdio>
+
+#include "isa/exec/convert_semantics.h"
+#include "isa/exec/exec_context.h"
+#include "isa/exec/warp_collectives.h"
+
+namespace gputlm::isa::exec_detail {
+
+StateSpace resolve_generic(uint64_t generic, uint64_t* addr) {
+  if (generic >= kSharedWindowBase && generic < kSharedWindowBase + kWindowBytes) {
+    *addr = generic - kSharedWindowBase;
+    return StateSpace::Shared;
+  }
+  if (generic >= kLocalWindowBase && generic < kLocalWindowBase + kWindowBytes) {
+    *addr = generic - kLocalWindowBase;
+    return StateSpace::Local;
+  }
+  if (generic >= kConstWindowBase && generic < kConstWindowBase + kWindowBytes) {
+    *addr = generic - kConstWindowBase;
+    return StateSpace::Const;
+  }
+  *addr = generic;
+  return StateSpace::Global;
+}
+
+namespace {
+
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+[[noreturn]] void out_of_bounds(ExecCtx& c, StateSpace s, uint32_t lane, uint64_t addr, uint32_t bytes,
+                                bool write, const std::string& limit) {
+  c.grid.fail(c.w, lane, std::string("out-of-bounds ") + space_name(s) + (write ? " write" : " read") + " of " +
+                             std::to_string(bytes) + " bytes at address " + hex(addr) + " (" + limit + ")");
+}
+
+// Pointer to `bytes` bytes at `addr` of a non-global space for `lane`, or an error.
+uint8_t* space_ptr(ExecCtx& c, StateSpace s, uint32_t lane, uint64_t addr, uint32_t bytes, bool write) {
+  switch (s) {
+    case StateSpace::Shared: {
+      std::vector<uint8_t>& sh = c.w.cta->shared;
+      if (addr > sh.size() || sh.size() - addr < bytes)
+        out_of_bounds(c, s, lane, addr, bytes, write, "CTA shared memory is " + std::to_string(sh.size()) + " bytes");
+      return sh.data() + addr;
+    }
+    case StateSpace::Local: {
+      if (addr > c.w.local_top || c.w.local_top - addr < bytes)
+        out_of_bounds(c, s, lane, addr, bytes, write,
+                      "the thread's local frames are " + std::to_string(c.w.local_top) + " bytes");
+      return c.w.local.data() + size_t{lane} * c.w.local_capacity + addr;
+    }
+    case StateSpace::Const: {
+      const std::vector<uint8_t>& cb = c.lm.const_bank();
+      if (write) c.grid.fail(c.w, lane, "store to constant memory at address " + hex(addr));
+      if (addr > cb.size() || cb.size() - addr < bytes)
+        out_of_bounds(c, s, lane, addr, bytes, write, "constant bank 0 is " + std::to_string(cb.size()) + " bytes");
+      return const_cast<uint8_t*>(cb.data() + addr);
+    }
+    case StateSpace::Param: {
+      uint64_t area = addr & kParamAreaMask, off = addr & 0xFFFFFFFFull;
+      if ((addr >> 34) != 0) out_of_bounds(c, s, lane, addr, bytes, write, "not a parameter address");
+      std::vector<uint8_t>* v = nullptr;
+      uint32_t stride = 0;
+      const char* what = "";
+      if (area == kParamAreaKernel) {
+        if (write) c.grid.fail(c.w, lane, "store to the kernel parameter buffer at offset " + hex(off));
+        const std::vector<uint8_t>& p = c.grid.launch().params;
+        if (off > p.size() || p.size() - off < bytes)
+          out_of_bounds(c, s, lane, addr, bytes, write, "kernel parameters are " + std::to_string(p.size()) + " bytes");
+        return const_cast<uint8_t*>(p.data() + off);
+      } else if (area == kParamAreaFuncIn) {
+        v = &c.f.param_in; stride = c.fn.param_bytes; what = "function parameters";
+      } else if (area == kParamAreaFuncRet) {
+        v = &c.f.param_ret; stride = c.fn.return_bytes; what = "function return parameters";
+      } else {
+        v = &c.f.call_params; stride = c.fn.call_param_bytes; what = "call parameters";
+      }
+      if (off > stride || stride - off < bytes)
+        out_of_bounds(c, s, lane, addr, bytes, write, std::string(what) + " are " + std::to_string(stride) + " bytes");
+      return v->data() + size_t{lane} * stride + off;
+    }
+    default:
+      c.grid.fail(c.w, lane, std::string("memory access in unsupported space ") + space_name(s));
+  }
+}
+
+void check_global(ExecCtx& c, uint32_t lane, uint64_t addr, uint32_t bytes, bool write) {
+  if (addr >= c.global_lo && addr + bytes <= c.global_hi && addr + bytes >= addr) return;
+  uint64_t start = 0, size = 0;
+  if (!c.lm.memory().allocator.find(addr, &start, &size) || addr + bytes > start + size || addr + bytes < addr)
+    out_of_bounds(c, StateSpace::Global, lane, addr, bytes, write, "outside every live allocation and module symbol");
+  c.global_lo = start;
+  c.global_hi = start + size;
+}
+
+}  // namespace
+
+void mem_read(ExecCtx& c, StateSpace s, uint32_t lane, uint64_t addr, void* out, uint32_t bytes) {
+  if (s == StateSpace::Global) {
+    check_global(c, lane, addr, bytes, false);
+    c.lm.memory().store.read(addr, out, bytes);
+    return;
+  }
+  std::memcpy(out, space_ptr(c, s, lane, addr, bytes, false), bytes);
+}
+
+void mem_write(ExecCtx& c, StateSpace s, uint32_t lane, uint64_t addr, const void* in, uint32_t bytes) {
+  if (s == StateSpace::Global) {
+    check_global(c, lane, addr, bytes, true);
+    c.lm.memory().store.write(addr, in, bytes);
+    return;
+  }
+  std::memcpy(space_ptr(c, s, lane, addr, bytes, true), in, bytes);
+}
+
+namespace {
+
+// Computes and records every executing lane's address; returns true when all lanes use
+// one space (stored in r.mem.space).
+void compute_addresses(ExecCtx& c, const Operand& m, AccessKind kind) {
+  MemAccess& mem = c.r.mem;
+  c.r.is_memory = true;
+  mem.kind = kind;
+  mem.element_bytes = static_cast<uint8_t>(type_bytes(c.in.type));
+  mem.elements = c.in.vec;
+  mem.lane_mask = c.mask;
+  mem.mixed_spaces = false;
+  uint64_t sym = m.symbol != kNone ? symbol_value(c, m.symbol) : 0;
+  uint64_t disp = sym + static_cast<uint64_t>(m.offset);
+  const uint64_t* base = m.index != kNone ? &c.f.regs[size_t{m.index} * 32] : nullptr;
+  bool generic = c.in.space == StateSpace::None || c.in.space == StateSpace::Generic;
+  if (!generic) {
+    mem.space = c.in.space;
+    for_each_lane(c.mask, [&](uint32_t l) { mem.addr[l] = (base ? base[l] : 0) + disp; });
+    return;
+  }
+  StateSpace first = StateSpace::None;
+  for_each_lane(c.mask, [&](uint32_t l) {
+    uint64_t a;
+    StateSpace s = resolve_generic((base ? base[l] : 0) + disp, &a);
+    mem.addr[l] = a;
+    mem.lane_space[l] = s;
+    if (first == StateSpace::None) first = s;
+    else if (s != first) mem.mixed_spaces = true;
+  });
+  mem.space = mem.mixed_spaces ? StateSpace::Generic : first;
+}
+
+inline StateSpace lane_space(const ExecCtx& c, uint32_t l) {
+  return c.r.mem.mixed_spaces ? c.r.mem.lane_space[l] : c.r.mem.space;
+}
+
+// Operand rows of a possibly-vector value operand / destination.
+uint32_t value_rows(ExecCtx& c, const Operand& o, const uint64_t* rows[8], uint32_t slot) {
+  if (o.kind != OperandKind::Vector) {
+    rows[0] = src(c, o, slot);
+    return 1;
+  }
+  for (uint32_t i = 0; i < o.count; ++i) rows[i] = src(c, c.fn.operand_pool[o.first + i], slot + i);
+  return o.count;
+}
+
+void h_ld(ExecCtx& c) {
+  compute_addresses(c, c.in.ops[1], AccessKind::Load);
+  const Operand& d = c.in.ops[0];
+  uint32_t n = c.in.vec, eb = type_bytes(c.in.type);
+  uint64_t* rows[8];
+  if (d.kind == OperandKind::Vector) {
+    for (uint32_t i = 0; i < d.count && i < 8; ++i) rows[i] = dst(c, c.fn.operand_pool[d.first + i]);
+  } else {
+    rows[0] = dst(c, d);
+  }
+  ScalarType t = c.in.type;
+  bool sign = is_signed_int(t);
+  for_each_lane(c.mask, [&](uint32_t l) {
+    uint64_t a = c.r.mem.addr[l];
+    StateSpace s = lane_space(c, l);
+    for (uint32_t i = 0; i < n; ++i) {
+      uint64_t v = 0;
+      mem_read(c, s, l, a + uint64_t{i} * eb, &v, eb);
+      rows[i][l] = sign ? sem::extend_to_64(v, t) : v;
+    }
+  });
+}
+
+void h_st(ExecCtx& c) {
+  compute_addresses(c, c.in.ops[0], AccessKind::Store);
+  const uint64_t* rows[8];
+  value_rows(c, c.in.ops[1], rows, 1);
+  uint32_t n = c.in.vec, eb = type_bytes(c.in.type);
+  for_each_lane(c.mask, [&](uint32_t l) {
+    uint64_t a = c.r.mem.addr[l];
+    StateSpace s = lane_space(c, l);
+    for (uint32_t i = 0; i < n; ++i) mem_write(c, s, l, a + uint64_t{i} * eb, &rows[i][l], eb);
+  });
+}
+
+template <bool Returns>
+void h_atom(ExecCtx& c) {
+  const Operand& m = c.in.ops[Returns ? 1 : 0];
+  compute_addresses(c, m, Returns ? AccessKind::Atomic : AccessKind::Reduction);
+  const uint64_t* b = src(c, Returns ? 2 : 1);
+  const uint64_t* e = c.in.atom == AtomOp::Cas ? src(c, 3) : b;
+  uint64_t* d = Returns ? dst(c, 0) : nullptr;
+  uint32_t eb = type_bytes(c.in.type);
+  uint64_t wm = eb >= 8 ? ~uint64_t{0} : ((uint64_t{1} << (8 * eb)) - 1);
+  // Lanes update memory one after another in lane order (deterministic serialisation).
+  for_each_lane(c.mask, [&](uint32_t l) {
+    uint64_t a = c.r.mem.addr[l], old = 0;
+    StateSpace s = lane_space(c, l);
+    if (s != StateSpace::Global && s != StateSpace::Shared)
+      c.grid.fail(c.w, l, std::string("atomic on ") + space_name(s) + " memory");
+    mem_read(c, s, l, a, &old, eb);
+    uint64_t nv = sem::atomic_update(c.in.atom, c.in.type, old, b[l], e[l]) & wm;
+    mem_write(c, s, l, a, &nv, eb);
+    if (Returns) d[l] = is_signed_int(c.in.type) ? sem::extend_to_64(old, c.in.type) : old;
+  });
+}
+
+void h_prefetch(ExecCtx& c) {
+  // No architectural effect; the timing model sees the addresses.
+  compute_addresses(c, c.in.ops[0], AccessKind::None);
+}
+
+bool atom_type_ok(const Instruction& in) {
+  ScalarType t = in.type;
+  switch (in.atom) {
+    case AtomOp::Add:
+      return t == ScalarType::U32 || t == ScalarType::S32 || t == ScalarType::U64 || t == ScalarType::F32 ||
+             t == ScalarType::F64;
+    case AtomOp::Min: case AtomOp::Max:
+      return t == ScalarType::U32 || t == ScalarType::S32 || t == ScalarType::U64 || t == ScalarType::S64;
+    case AtomOp::Inc: case AtomOp::Dec: return t == ScalarType::U32;
+    case AtomOp::And: case AtomOp::Or: case AtomOp::Xor:
+      return t == ScalarType::B32 || t == ScalarType::B64 || t == ScalarType::U32 || t == ScalarType::S32 ||
+             t == ScalarType::U64 || t == ScalarType::S64;
+    case AtomOp::Cas: case AtomOp::Exch:
+      return type_bytes(t) == 2 || type_bytes(t) == 4 || type_bytes(t) == 8;
+    case AtomOp::None: return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+ExecFn select_memory_handler(const Instruction& in) {
+  switch (in.op) {
+    case Opcode::Ld: case Opcode::Ldu:
+      if (type_bytes(in.type) == 0 || type_bytes(in.type) > 8 || in.vec > 8) return nullptr;
+      return &h_ld;
+    case Opcode::St:
+      if (type_bytes(in.type) == 0 || type_bytes(in.type) > 8 || in.vec > 8) return nullptr;
+      return &h_st;
+    case Opcode::Atom: return atom_type_ok(in) ? &h_atom<true> : nullptr;
+    case Opcode::Red: return atom_type_ok(in) ? &h_atom<false> : nullptr;
+    case Opcode::Prefetch: case Opcode::Prefetchu: return &h_prefetch;
+    default: return nullptr;
+  }
+}
+
+}  // namespace gputlm::isa::exec_detail
