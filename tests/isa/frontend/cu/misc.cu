@@ -1,0 +1,55 @@
+// Synchronisation, fences, clocks, special registers, volatile, and PTX instructions
+// nvcc only emits through inline assembly (lop3, bfe, testp, tanh.approx, red, prefetch).
+__device__ volatile int g_flag;
+__global__ void misc(int* out, unsigned* uout, float* fout, long long* times) {
+  int t = threadIdx.x;
+  long long t0 = clock64();
+  unsigned c0 = clock();
+  int cnt = __syncthreads_count(t & 1);
+  int all = __syncthreads_and(t < 1000);
+  int any = __syncthreads_or(t == 3);
+  __threadfence();
+  __threadfence_block();
+  __threadfence_system();
+  if (t == 0) g_flag = 1;
+  int f = g_flag;
+  unsigned lane, warp, sm, lt, r;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  asm volatile("mov.u32 %0, %%warpid;" : "=r"(warp));
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+  asm volatile("mov.u32 %0, %%lanemask_lt;" : "=r"(lt));
+  asm("lop3.b32 %0, %1, %2, %3, 0x96;" : "=r"(r) : "r"(lane), "r"(warp), "r"(lt));
+  unsigned bf;
+  asm("bfe.u32 %0, %1, 4, 8;" : "=r"(bf) : "r"(r));
+  unsigned bs;
+  asm("bfe.s32 %0, %1, %2, %3;" : "=r"(bs) : "r"(r), "r"(lane), "r"(warp));
+  float x = fout[t], th;
+  asm("tanh.approx.f32 %0, %1;" : "=f"(th) : "f"(x));
+  int isn;
+  asm("{ .reg .pred p; testp.notanumber.f32 p, %1; selp.s32 %0, 1, 0, p; }" : "=r"(isn) : "f"(x));
+  asm volatile("red.global.add.u32 [%0], %1;" ::"l"(uout + 1), "r"(lane));
+  asm volatile("red.relaxed.gpu.global.max.s32 [%0], %1;" ::"l"(out + 9), "r"(t));
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(out + t));
+  asm volatile("prefetchu.L1 [%0];" ::"l"(out + t));
+  int vol;
+  asm volatile("ld.volatile.global.u32 %0, [%1];" : "=r"(vol) : "l"(out + 2));
+  int acq;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(acq) : "l"(out + 3));
+  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(out + 4), "r"(acq));
+  asm volatile("fence.acq_rel.gpu;");
+  asm volatile("fence.sc.sys;");
+  asm volatile("membar.cta;");
+  if (warp == 1) asm volatile("bar.arrive 1, 64;");
+  else if (warp == 0) asm volatile("bar.sync 1, 64;");
+  asm volatile("barrier.sync.aligned 0;");
+  __nanosleep(100);
+  unsigned long long gt;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt));
+  long long t1 = clock64();
+  out[t] = cnt + all + any + f + (int)bf + (int)bs + isn + vol;
+  uout[t] = r ^ sm ^ c0;
+  fout[t] = th;
+  times[t] = t1 - t0 + (long long)gt;
+  if (t == 5) asm volatile("trap;");
+  if (t == 6) asm volatile("exit;");
+}
