@@ -1,0 +1,61 @@
+// The boundary between the CTA scheduler (modules/gpu) and an SM (modules/sm): which
+// kernel a CTA belongs to, whether an SM has room for one more CTA of it, and the
+// notification when a CTA finishes. Several kernels may be resident on one SM at once
+// (concurrent kernels on shared SM sets), so every call names its kernel.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "isa/exec/functional_executor.h"
+
+namespace gputlm::sm {
+
+// Per-CTA resource demand of a kernel, as the hardware counts it.
+struct CtaDemand {
+  uint32_t threads = 0;          // threads per CTA (block size)
+  uint32_t warps = 0;            // ceil(threads / warp size)
+  uint32_t registers = 0;        // registers per CTA (per-thread count x threads, allocation-granular)
+  uint32_t shared_bytes = 0;     // static + dynamic shared memory per CTA
+};
+
+// A kernel launch as the SMs see it. Owned by the GPU top for the kernel's lifetime.
+struct KernelInstance {
+  uint32_t id = 0;                       // launch order, unique per GPU
+  std::string name;                      // mangled kernel name
+  isa::GridExecution* grid = nullptr;    // functional state: start_cta/step/peek/retire_cta
+  CtaDemand demand;
+  uint32_t registers_per_thread = 0;
+};
+
+// What an SM tells the CTA scheduler.
+struct CtaCompletion {
+  uint32_t kernel_id = 0;
+  uint64_t cta_linear_id = 0;
+  uint32_t sm = 0;
+  uint64_t start_cycle = 0;   // core cycle the CTA was launched on the SM
+  uint64_t finish_cycle = 0;  // core cycle its last warp finished
+};
+
+class SmCtaIF {
+ public:
+  virtual ~SmCtaIF() = default;
+  virtual uint32_t sm_id() const = 0;
+  // True when one more CTA of `k` fits now (CTA slots, threads, warps, registers,
+  // shared memory), considering every kernel resident on the SM.
+  virtual bool can_accept_cta(const KernelInstance& k) const = 0;
+  // Starts CTA `cta_linear_id` of `k` on this SM at the current core cycle; the SM calls
+  // grid->start_cta itself. Precondition: can_accept_cta(k).
+  virtual void launch_cta(KernelInstance& k, uint64_t cta_linear_id) = 0;
+  // Called (from the SM's tick) when a CTA has finished and its resources are free.
+  virtual void set_completion_callback(std::function<void(const CtaCompletion&)> cb) = 0;
+  // Number of CTAs resident (all kernels), for statistics and the watchdog.
+  virtual uint32_t resident_ctas() const = 0;
+  // True when the SM has made no progress this cycle and nothing is in flight that
+  // could make progress later (deadlock detection); and a human-readable dump of every
+  // warp: PC, next instruction, why it waits, outstanding memory requests.
+  virtual std::string state_dump() const = 0;
+};
+
+}  // namespace gputlm::sm
