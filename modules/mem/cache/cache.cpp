@@ -1,0 +1,402 @@
+// The cache block: construction, sockets and the per-cycle work. The decision for one
+// access is in cache_access.cpp, fills in cache_fill.cpp.
+#include "mem/cache/cache.h"
+
+#include <limits>
+
+#include "mem/cache/cache_link.h"
+
+namespace gputlm::mem {
+
+namespace {
+std::vector<std::string> outcome_labels() {
+  std::vector<std::string> l;
+  for (int i = 0; i < kAccessOutcomes; ++i) l.push_back(to_string(static_cast<AccessOutcome>(i)));
+  return l;
+}
+CacheConfig validated(const CacheConfig& cfg, const std::string& name) {
+  cfg.validate(name);
+  return cfg;
+}
+}  // namespace
+
+const char* to_string(AccessOutcome o) {
+  switch (o) {
+    case AccessOutcome::Hit: return "hit";
+    case AccessOutcome::HitReserved: return "hit_reserved";
+    case AccessOutcome::PrimaryMiss: return "primary_miss";
+    case AccessOutcome::SecondaryMiss: return "secondary_miss";
+    case AccessOutcome::MissNoAllocate: return "miss_no_allocate";
+    case AccessOutcome::ReservationFail: return "reservation_fail";
+    case AccessOutcome::Nack: return "nack";
+  }
+  return "?";
+}
+
+const char* to_string(LocalityClass c) {
+  switch (c) {
+    case LocalityClass::None: return "none";
+    case LocalityClass::Miss: return "MISS";
+    case LocalityClass::Intra: return "INTRA";
+    case LocalityClass::Inter: return "INTER";
+    case LocalityClass::IntraMerge: return "INTRA_M";
+    case LocalityClass::InterMerge: return "INTER_M";
+  }
+  return "?";
+}
+
+void CacheConfig::validate(const std::string& key_prefix) const {
+  const std::string p = key_prefix.empty() ? "" : key_prefix + ".";
+  // Building the policies checks their own constraints.
+  make_set_index(set_index, sets, line_size, p + "set_index");
+  make_replacement(replacement, sets, ways, p + "replacement");
+  mshr.validate(p + "mshr");
+  if (write_policy == "write_back" && fail_mode == "reject" && miss_queue < 2)
+    throw config::ConfigError("key '" + p + "miss_queue': a write-back cache needs at least 2 slots "
+                              "(a fetch and a write-back)");
+  if (saturation_margin >= miss_queue)
+    throw config::ConfigError("key '" + p + "saturation_margin': margin " + std::to_string(saturation_margin) +
+                              " >= miss_queue " + std::to_string(miss_queue) +
+                              " would keep the saturation flag raised");
+  if (mshr.fields > response_queue)
+    throw config::ConfigError("key '" + p + "response_queue': must hold at least the " +
+                              std::to_string(mshr.fields) + " responses of one fill (mshr.fields)");
+}
+
+Cache::Cache(sc_core::sc_module_name name, const CacheConfig& cfg, const ClockDomain& domain,
+             stats::Group& parent)
+    : sc_core::sc_module(name),
+      upstream("upstream"),
+      downstream("downstream"),
+      status_export("status_export"),
+      control_export("control_export"),
+      cfg_(validated(cfg, basename())),
+      domain_(domain),
+      stall_mode_(cfg_.fail_mode == "stall"),
+      write_evict_(cfg_.write_policy == "write_evict"),
+      write_back_(cfg_.write_policy == "write_back"),
+      read_only_(cfg_.write_policy == "read_only"),
+      on_miss_(cfg_.allocation == "on_miss"),
+      group_(parent, basename()),
+      tags_(cfg_.sets, cfg_.ways, cfg_.line_size,
+            make_set_index(cfg_.set_index, cfg_.sets, cfg_.line_size, "set_index"),
+            make_replacement(cfg_.replacement, cfg_.sets, cfg_.ways, "replacement")),
+      mshr_(make_mshr(cfg_.mshr, group_)),
+      pool_(cfg_.line_size, std::string(name) + ".pool"),
+      miss_queue_(cfg_.miss_queue),
+      response_queue_(cfg_.response_queue),
+      input_queue_(cfg_.input_queue),
+      fill_queue_(cfg_.fill_queue),
+      accesses_(group_, "accesses", "accesses evaluated (including refused attempts)"),
+      loads_(group_, "loads", "evaluated demand loads, instruction fetches and prefetches"),
+      load_hits_(group_, "load_hits", "loads that hit a valid line"),
+      load_primary_misses_(group_, "load_primary_misses", "loads that allocated an MSHR entry"),
+      read_outcomes_(group_, "read_outcomes", "outcome of each evaluated read access", outcome_labels()),
+      write_outcomes_(group_, "write_outcomes", "outcome of each evaluated store / atomic", outcome_labels()),
+      fail_causes_(group_, "fail_causes", "reservation failures by cause",
+                   {"mshr_entries_full", "mshr_fields_full", "miss_queue_full", "set_locked"}),
+      locality_(group_, "locality", "LAWS load classes (001 Figs 2.11, 3.5): l1_MISS/INTRA/INTER/INTRA_M/INTER_M",
+                {"MISS", "INTRA", "INTER", "INTRA_M", "INTER_M"}),
+      load_stall_cycles_(group_, "load_stall_cycles",
+                         "cycles in which a load could not be reserved (001 Fig. 5.6 l1d_load_stall_cycles)"),
+      write_evictions_(group_, "write_evictions", "lines evicted by write-evict stores"),
+      writebacks_(group_, "writebacks", "dirty lines written back"),
+      fills_(group_, "fills", "blocks filled from the next level"),
+      fill_bypasses_(group_, "fill_bypasses", "on-fill blocks not installed (every way reserved)"),
+      downstream_retries_(group_, "downstream_retries", "requests the next level refused and were resent"),
+      invalidations_(group_, "invalidations", "lines dropped by invalidate_all"),
+      hit_rate_(group_, "load_hit_rate", "load_hits / loads", load_hits_, loads_),
+      primary_miss_rate_(group_, "load_primary_miss_rate", "load_primary_misses / loads (thesis miss rate)",
+                         load_primary_misses_, loads_) {
+  upstream.register_nb_transport_fw(this, &Cache::upstream_fw);
+  upstream.register_b_transport(this, &Cache::upstream_b_transport);
+  downstream.register_nb_transport_bw(this, &Cache::downstream_bw);
+  status_export.bind(*this);
+  control_export.bind(*this);
+  writeback_blocks_.reserve(static_cast<std::size_t>(cfg_.sets) * cfg_.ways);
+  process_ = std::make_unique<ClockedProcess>("tick", domain_, [this](uint64_t c) { return tick(c); });
+}
+
+Cache::~Cache() = default;
+
+bool Cache::saturated() const {
+  return mshr_->almost_full() || miss_queue_.free_slots() <= cfg_.saturation_margin;
+}
+
+bool Cache::probe(uint64_t address) const {
+  const uint64_t block = tags_.block_of(address);
+  const uint32_t set = tags_.set_of(block);
+  const int32_t way = tags_.find(set, block);
+  return way >= 0 && tags_.line(set, static_cast<uint32_t>(way)).state == LineState::Valid;
+}
+
+void Cache::invalidate_all() {
+  invalidate_requested_ = true;
+  process_->wake();
+}
+
+bool Cache::idle() const {
+  return miss_queue_.empty() && response_queue_.empty() && input_queue_.empty() && fill_queue_.empty() &&
+         writeback_blocks_.empty() && !deferred_ && !input_waiting_ && !resp_in_progress_ && !req_in_progress_ &&
+         !fill_end_resp_ && !invalidate_requested_ && mshr_->occupied() == 0 && pool_.in_use() == 0;
+}
+
+void Cache::upstream_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  throw CacheError(std::string(name()) + ": b_transport is not supported (use nb_transport; address " +
+                   hex_address(gp.get_address()) + ")");
+}
+
+// ---------------------------------------------------------------------------- upstream
+
+bool Cache::port_free(uint64_t cycle) const { return port_cycle_ != cycle || port_used_ < cfg_.port_width; }
+
+void Cache::use_port(uint64_t cycle) {
+  if (port_cycle_ != cycle) {
+    port_cycle_ = cycle;
+    port_used_ = 0;
+  }
+  ++port_used_;
+}
+
+void Cache::hold(tlm::tlm_generic_payload& gp) {
+  if (gp.has_mm()) gp.acquire();
+}
+void Cache::drop(tlm::tlm_generic_payload& gp) {
+  if (gp.has_mm()) gp.release();
+}
+
+tlm::tlm_sync_enum Cache::upstream_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time&) {
+  if (ph == tlm::END_RESP) {
+    if (&gp != resp_in_progress_) throw CacheError(std::string(name()) + ": END_RESP for a response not in progress");
+    resp_in_progress_ = nullptr;
+    drop(gp);
+    process_->wake();
+    return tlm::TLM_COMPLETED;
+  }
+  if (ph != tlm::BEGIN_REQ) throw CacheError(std::string(name()) + ": unexpected phase " + ph.get_name() + " on upstream");
+  if (!gp.get_extension<MemExtension>())
+    throw CacheError(std::string(name()) + ": request at " + hex_address(gp.get_address()) + " has no MemExtension");
+  if (stall_mode_) {
+    hold(gp);
+    if (input_queue_.full() || input_waiting_) {
+      input_waiting_ = &gp;
+      return tlm::TLM_ACCEPTED;
+    }
+    input_queue_.push(&gp, domain_.now() + 1);
+    process_->wake();
+    ph = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+  catch_up();
+  const uint64_t cycle = domain_.now();
+  if (deferred_ || !port_free(cycle) || response_queue_.full()) {
+    hold(gp);
+    deferred_ = &gp;
+    process_->wake();
+    return tlm::TLM_ACCEPTED;
+  }
+  use_port(cycle);
+  const Result r = access(gp, cycle);
+  process_->wake();
+  MemExtension& ext = mem_ext(gp);
+  if (r.outcome == AccessOutcome::ReservationFail || r.outcome == AccessOutcome::Nack) {
+    ext.status = r.outcome == AccessOutcome::Nack ? MemStatus::Nack : MemStatus::ReservationFail;
+    ext.fail_cause = r.cause;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return tlm::TLM_COMPLETED;
+  }
+  ph = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+void Cache::evaluate_deferred(uint64_t cycle) {
+  if (!deferred_ || !port_free(cycle) || response_queue_.full()) return;
+  tlm::tlm_generic_payload& gp = *deferred_;
+  deferred_ = nullptr;
+  use_port(cycle);
+  const Result r = access(gp, cycle);
+  if (r.outcome == AccessOutcome::ReservationFail || r.outcome == AccessOutcome::Nack) {
+    MemExtension& ext = mem_ext(gp);
+    ext.status = r.outcome == AccessOutcome::Nack ? MemStatus::Nack : MemStatus::ReservationFail;
+    ext.fail_cause = r.cause;
+    respond(gp, cycle);  // keeps the reference taken when it was deferred
+    return;
+  }
+  drop(gp);  // access() took its own reference
+  tlm::tlm_phase ph = tlm::END_REQ;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  upstream->nb_transport_bw(gp, ph, t);
+}
+
+void Cache::evaluate_input(uint64_t cycle) {
+  for (uint32_t n = 0; n < cfg_.port_width && input_queue_.ready(cycle) && !response_queue_.full(); ++n) {
+    tlm::tlm_generic_payload& gp = *input_queue_.front();
+    const Result r = access(gp, cycle);
+    if (r.outcome == AccessOutcome::ReservationFail || r.outcome == AccessOutcome::Nack) break;  // retried
+    input_queue_.pop();
+    drop(gp);  // access() took its own reference
+    if (input_waiting_) {
+      tlm::tlm_generic_payload& w = *input_waiting_;
+      input_waiting_ = nullptr;
+      input_queue_.push(&w, cycle + 1);
+      tlm::tlm_phase ph = tlm::END_REQ;
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      upstream->nb_transport_bw(w, ph, t);
+    }
+  }
+}
+
+void Cache::respond(tlm::tlm_generic_payload& gp, uint64_t ready) {
+  response_queue_.push(&gp, ready);
+}
+
+void Cache::send_responses(uint64_t cycle) {
+  for (uint32_t n = 0; n < cfg_.port_width && !resp_in_progress_ && response_queue_.ready(cycle); ++n) {
+    tlm::tlm_generic_payload& gp = *response_queue_.front();
+    response_queue_.pop();
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    tlm::tlm_phase ph = tlm::BEGIN_RESP;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    resp_in_progress_ = &gp;  // before the call: the initiator may answer END_RESP inside it
+    const tlm::tlm_sync_enum r = upstream->nb_transport_bw(gp, ph, t);
+    if (r == tlm::TLM_ACCEPTED) continue;  // (resp_in_progress_ cleared if END_RESP came already)
+    if (r == tlm::TLM_UPDATED && ph != tlm::END_RESP)
+      throw CacheError(std::string(name()) + ": initiator answered BEGIN_RESP with phase " + ph.get_name());
+    if (resp_in_progress_ == &gp) {
+      resp_in_progress_ = nullptr;
+      drop(gp);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------- downstream
+
+void Cache::send_downstream(uint64_t cycle) {
+  // One request per cycle; never more responses in flight than the fill queue can take.
+  if (req_in_progress_ || !miss_queue_.ready(cycle) || fill_queue_.full()) return;
+  tlm::tlm_generic_payload& gp = *miss_queue_.front();
+  MemExtension& ext = mem_ext(gp);
+  ext.status = MemStatus::Ok;
+  ext.fail_cause = ReservationFail::None;
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  tlm::tlm_phase ph = tlm::BEGIN_REQ;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  req_in_progress_ = &gp;
+  miss_queue_.pop();
+  const tlm::tlm_sync_enum r = downstream->nb_transport_fw(gp, ph, t);
+  if (r == tlm::TLM_ACCEPTED) return;
+  if (r == tlm::TLM_UPDATED) {
+    if (ph == tlm::END_REQ) {
+      if (req_in_progress_ == &gp) req_in_progress_ = nullptr;
+      return;
+    }
+    if (ph == tlm::BEGIN_RESP) {
+      tlm::tlm_phase p2 = tlm::BEGIN_RESP;
+      if (downstream_bw(gp, p2, t) == tlm::TLM_COMPLETED) {
+        tlm::tlm_phase end = tlm::END_RESP;
+        downstream->nb_transport_fw(gp, end, t);
+      }
+      return;
+    }
+    throw CacheError(std::string(name()) + ": next level answered BEGIN_REQ with phase " + ph.get_name());
+  }
+  // TLM_COMPLETED: refused (retry next cycle, keeping order) or done at once.
+  req_in_progress_ = nullptr;
+  if (ext.status != MemStatus::Ok) {
+    ++downstream_retries_;
+    // Re-insert at the head: rotate the queue so the order stays the same.
+    const std::size_t n = miss_queue_.size();
+    miss_queue_.push(&gp, cycle + 1);
+    for (std::size_t i = 0; i < n; ++i) {
+      tlm::tlm_generic_payload* p = miss_queue_.front();
+      const uint64_t ready = miss_queue_.ready_cycle_at(0);
+      miss_queue_.pop();
+      miss_queue_.push(p, ready);
+    }
+    return;
+  }
+  fill_queue_.push(&gp, cycle + 1);
+}
+
+tlm::tlm_sync_enum Cache::downstream_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time&) {
+  if (ph == tlm::END_REQ) {
+    if (&gp != req_in_progress_) throw CacheError(std::string(name()) + ": END_REQ for a request not in progress");
+    req_in_progress_ = nullptr;
+    process_->wake();
+    return tlm::TLM_ACCEPTED;
+  }
+  if (ph != tlm::BEGIN_RESP)
+    throw CacheError(std::string(name()) + ": unexpected phase " + ph.get_name() + " from the next level");
+  if (!gp.get_extension<Link>() || gp.get_extension<Link>()->owner != this)
+    throw CacheError(std::string(name()) + ": response for a transaction this cache did not send (" +
+                     hex_address(gp.get_address()) + ")");
+  if (&gp == req_in_progress_) req_in_progress_ = nullptr;  // BEGIN_RESP implies END_REQ
+  if (fill_queue_.full()) throw CacheError(std::string(name()) + ": next level sent a response before END_RESP");
+  fill_queue_.push(&gp, domain_.now() + 1);
+  process_->wake();
+  if (fill_queue_.full()) {
+    fill_end_resp_ = &gp;
+    return tlm::TLM_ACCEPTED;
+  }
+  return tlm::TLM_COMPLETED;
+}
+
+// ---------------------------------------------------------------------------- the cycle
+
+void Cache::catch_up() {
+  // Do this cycle's own work before evaluating an access that arrives in it, so the
+  // outcome does not depend on whether our process or the caller ran first.
+  if (in_tick_) return;
+  const uint64_t c = domain_.now();
+  if (last_tick_ != ~uint64_t{0} && last_tick_ >= c) return;
+  if (tick(c)) process_->wake();
+}
+
+bool Cache::tick(uint64_t cycle) {
+  if (cycle == last_tick_) return last_busy_;  // done already by catch_up()
+  last_tick_ = cycle;
+  in_tick_ = true;
+  if (invalidate_requested_) do_invalidate();
+  while (!writeback_blocks_.empty() && !miss_queue_.full()) {
+    push_writeback(writeback_blocks_.back());
+    writeback_blocks_.pop_back();
+  }
+  process_fill(cycle);
+  if (stall_mode_) evaluate_input(cycle);
+  else evaluate_deferred(cycle);
+  send_responses(cycle);
+  send_downstream(cycle);
+  last_busy_ = busy_after(cycle);
+  in_tick_ = false;
+  return last_busy_;
+}
+
+bool Cache::busy_after(uint64_t cycle) {
+  uint64_t next = std::numeric_limits<uint64_t>::max();
+  bool busy = deferred_ || invalidate_requested_ || !writeback_blocks_.empty();
+  auto consider = [&](const CycleQueue<tlm::tlm_generic_payload*>& q, bool blocked) {
+    if (q.empty() || blocked) return;
+    if (q.head_ready_cycle() <= cycle + 1) busy = true;
+    else if (q.head_ready_cycle() < next) next = q.head_ready_cycle();
+  };
+  consider(fill_queue_, false);
+  consider(input_queue_, false);
+  consider(response_queue_, resp_in_progress_ != nullptr);  // END_RESP wakes us
+  consider(miss_queue_, req_in_progress_ != nullptr);       // END_REQ wakes us
+  if (!busy && next != std::numeric_limits<uint64_t>::max()) process_->wake_at(next);
+  return busy;
+}
+
+void Cache::do_invalidate() {
+  invalidate_requested_ = false;
+  for (uint32_t s = 0; s < tags_.sets(); ++s)
+    for (uint32_t w = 0; w < tags_.ways(); ++w) {
+      const CacheLine& l = tags_.line(s, w);
+      if (l.state != LineState::Valid) continue;
+      if (l.dirty) writeback_blocks_.push_back(l.block);
+      tags_.invalidate(s, w);
+      ++invalidations_;
+    }
+}
+
+}  // namespace gputlm::mem

@@ -1,0 +1,161 @@
+// The cache block (seed-mechanisms §E, §B3, §B5): one configurable sc_module used as
+// L1D, L1I, L1 constant, L1 texture and L2 bank. See docs/blocks/cache.md.
+//
+// Sockets: `upstream` (target; from the LSU / fetch / crossbar) and `downstream`
+// (initiator; towards the next level). Base protocol, line-granular requests carrying
+// a MemExtension.
+//
+// Timing (cycles of the cache's clock domain):
+//  * reject mode (L1): an access is evaluated in the cycle nb_transport_fw is called
+//    (cycle N; the cache first completes its own work of cycle N, so the result never
+//    depends on process evaluation order). Accepted: TLM_UPDATED + END_REQ. Refused:
+//    TLM_COMPLETED + TLM_OK_RESPONSE with MemExtension::status ReservationFail (and
+//    fail_cause) or Nack. Beyond port_width accesses in a cycle, or with the response
+//    queue full, END_REQ is withheld and the access is evaluated at a later edge; its
+//    outcome is then END_REQ (accepted) or a BEGIN_RESP carrying the failure status.
+//  * stall mode (L2 bank): requests enter the input queue (END_REQ at once while it has
+//    room) and are evaluated in order from the first edge after arrival; a head that
+//    cannot be reserved is retried every cycle and blocks the queue (lock-up).
+//  * hit evaluated at E: BEGIN_RESP at E + hit_latency.
+//  * primary miss at E: BEGIN_REQ downstream at E + miss_latency (miss queue, one per
+//    cycle); the fill is processed at the first edge F after the lower level's
+//    BEGIN_RESP; every merged request gets BEGIN_RESP from F + fill_latency, at most
+//    port_width per cycle, each after END_RESP of the previous one.
+//  * write_evict stores/atomics are written through; their upstream response is sent
+//    when the next level responds to the write (GPGPU-Sim's write acknowledgement).
+//    write_back stores hit: BEGIN_RESP at E + hit_latency; missing: fetch-on-write, the
+//    response is sent at the fill.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+
+#include "core/clock/clock_domain.h"
+#include "core/clock/clocked_process.h"
+#include "core/clock/cycle_queue.h"
+#include "core/stats/stats.h"
+#include "core/tlm/payload_pool.h"
+#include "mem/cache/cache_config.h"
+#include "mem/cache/cache_types.h"
+#include "mem/cache/tag_array.h"
+#include "mem/mshr/mshr_if.h"
+
+namespace gputlm::mem {
+
+// A bad request (missing extension, access crossing a line, store to a read-only
+// cache, a response the cache did not expect).
+class CacheError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheControlIF {
+ public:
+  tlm_utils::simple_target_socket<Cache> upstream;
+  tlm_utils::simple_initiator_socket<Cache> downstream;
+  sc_core::sc_export<CacheStatusIF> status_export;
+  sc_core::sc_export<CacheControlIF> control_export;
+
+  // Validates cfg (config::ConfigError naming the key under `name`).
+  Cache(sc_core::sc_module_name name, const CacheConfig& cfg, const ClockDomain& domain, stats::Group& parent);
+  ~Cache() override;
+
+  // Called for every evaluated access (also refused ones), in evaluation order.
+  void set_access_hook(AccessHook hook) { hook_ = std::move(hook); }
+
+  // CacheStatusIF
+  uint32_t mshr_occupied() const override { return mshr_->occupied(); }
+  uint32_t mshr_capacity() const override { return mshr_->capacity(); }
+  bool saturated() const override;
+  bool probe(uint64_t address) const override;
+  // CacheControlIF
+  void set_owner_warp(int32_t warp) override { owner_warp_ = warp; }
+  int32_t owner_warp() const override { return owner_warp_; }
+  void invalidate_all() override;
+
+  const CacheConfig& config() const { return cfg_; }
+  const TagArray& tags() const { return tags_; }
+  const MshrIF& mshr() const { return *mshr_; }
+  const ClockedProcess& process() const { return *process_; }
+  stats::Group& stats_group() { return group_; }
+  // True when nothing is queued, pending or in flight (end-of-test check).
+  bool idle() const;
+
+ private:
+  struct Link;  // private extension on the cache's own downstream payloads
+  struct Result {
+    AccessOutcome outcome = AccessOutcome::Hit;
+    ReservationFail cause = ReservationFail::None;
+  };
+
+  // sockets
+  tlm::tlm_sync_enum upstream_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  tlm::tlm_sync_enum downstream_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  void upstream_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& t);
+
+  // the cycle
+  bool tick(uint64_t cycle);
+  void catch_up();
+  bool port_free(uint64_t cycle) const;
+  void use_port(uint64_t cycle);
+  void evaluate_deferred(uint64_t cycle);
+  void evaluate_input(uint64_t cycle);
+  bool process_fill(uint64_t cycle);
+  void send_responses(uint64_t cycle);
+  void send_downstream(uint64_t cycle);
+  void do_invalidate();
+  bool busy_after(uint64_t cycle);
+
+  // an access (cache_access.cpp)
+  Result access(tlm::tlm_generic_payload& gp, uint64_t cycle);
+  Result access_write_through(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way);
+  Result miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way);
+  void finish_access(const AccessRecord& rec);
+  tlm::tlm_generic_payload* new_downstream(const MemExtension* from, uint64_t block, bool write);
+  void push_writeback(uint64_t block);
+  void hold(tlm::tlm_generic_payload& gp);
+  void drop(tlm::tlm_generic_payload& gp);
+  void respond(tlm::tlm_generic_payload& gp, uint64_t ready);
+
+  CacheConfig cfg_;
+  const ClockDomain& domain_;
+  bool stall_mode_, write_evict_, write_back_, read_only_, on_miss_;
+  stats::Group group_;
+  TagArray tags_;
+  std::unique_ptr<MshrIF> mshr_;
+  PayloadPool pool_;
+
+  CycleQueue<tlm::tlm_generic_payload*> miss_queue_, response_queue_, input_queue_, fill_queue_;
+  std::vector<uint64_t> writeback_blocks_;  // from invalidate_all, drained into the miss queue
+  tlm::tlm_generic_payload* deferred_ = nullptr;         // reject mode: END_REQ withheld
+  tlm::tlm_generic_payload* input_waiting_ = nullptr;    // stall mode: END_REQ withheld
+  tlm::tlm_generic_payload* resp_in_progress_ = nullptr; // upstream: waiting for END_RESP
+  tlm::tlm_generic_payload* req_in_progress_ = nullptr;  // downstream: waiting for END_REQ
+  tlm::tlm_generic_payload* fill_end_resp_ = nullptr;    // downstream: END_RESP withheld
+  bool invalidate_requested_ = false;
+  int32_t owner_warp_ = -1;
+  uint64_t port_cycle_ = ~uint64_t{0};
+  uint32_t port_used_ = 0;
+  uint64_t last_tick_ = ~uint64_t{0};
+  bool last_busy_ = false;
+  bool in_tick_ = false;
+  uint64_t last_load_stall_cycle_ = ~uint64_t{0};
+  AccessHook hook_;
+
+  // statistics
+  stats::Counter accesses_, loads_, load_hits_, load_primary_misses_;
+  stats::CounterVector read_outcomes_, write_outcomes_, fail_causes_, locality_;
+  stats::Counter load_stall_cycles_, write_evictions_, writebacks_, fills_, fill_bypasses_,
+      downstream_retries_, invalidations_;
+  stats::Ratio hit_rate_, primary_miss_rate_;
+
+  std::unique_ptr<ClockedProcess> process_;  // last: its tick uses everything above
+};
+
+}  // namespace gputlm::mem

@@ -1,0 +1,180 @@
+// The decision for one access: hit, hit on a reserved line, primary or secondary miss,
+// write-through, or refusal with its cause; LAWS locality class; statistics and hook.
+#include <string>
+
+#include "mem/cache/cache.h"
+#include "mem/cache/cache_link.h"
+
+namespace gputlm::mem {
+
+namespace {
+bool is_write_kind(AccessKind k) { return k == AccessKind::Store || k == AccessKind::Atomic; }
+bool is_demand_load(AccessKind k) { return k == AccessKind::Load; }
+}  // namespace
+
+Cache::Result Cache::access(tlm::tlm_generic_payload& gp, uint64_t cycle) {
+  MemExtension& ext = mem_ext(gp);
+  const uint64_t address = gp.get_address();
+  const uint64_t offset = address % cfg_.line_size;
+  if (gp.get_data_length() == 0 || offset + gp.get_data_length() > cfg_.line_size)
+    throw CacheError(std::string(name()) + ": access at " + hex_address(address) + " of " +
+                     std::to_string(gp.get_data_length()) + " bytes crosses a " + std::to_string(cfg_.line_size) +
+                     "-byte line");
+  const bool write = is_write_kind(ext.kind);
+  if (write && read_only_)
+    throw CacheError(std::string(name()) + ": " + to_string(ext.kind) + " to read-only cache at " +
+                     hex_address(address) + " (warp " + std::to_string(ext.warp) + ")");
+
+  AccessRecord rec;
+  rec.cycle = cycle;
+  rec.address = address;
+  rec.block = tags_.block_of(address);
+  rec.set = tags_.set_of(rec.block);
+  rec.kind = ext.kind;
+  rec.sm = ext.sm;
+  rec.warp = ext.warp;
+  const int32_t way = tags_.find(rec.set, rec.block);
+  const bool valid_hit = way >= 0 && tags_.line(rec.set, static_cast<uint32_t>(way)).state == LineState::Valid;
+  // Mascar (002 §III-D): with an owner set, only hits of other warps proceed.
+  const bool nack = owner_warp_ >= 0 && ext.warp != owner_warp_ && !stall_mode_;
+
+  Result r;
+  if (write && write_evict_) {
+    if (nack) {
+      r.outcome = AccessOutcome::Nack;
+    } else {
+      r = access_write_through(gp, rec, way);
+    }
+  } else if (valid_hit) {
+    CacheLine& line = tags_.line(rec.set, static_cast<uint32_t>(way));
+    tags_.touch(rec.set, static_cast<uint32_t>(way));
+    if (write) line.dirty = true;
+    if (is_demand_load(ext.kind))
+      rec.locality = line.wid == ext.warp ? LocalityClass::Intra : LocalityClass::Inter;
+    r.outcome = AccessOutcome::Hit;
+    hold(gp);
+    respond(gp, cycle + cfg_.hit_latency);
+  } else if (nack) {
+    r.outcome = AccessOutcome::Nack;
+  } else {
+    r = miss(gp, rec, way);
+  }
+  rec.outcome = r.outcome;
+  rec.cause = r.cause;
+  finish_access(rec);
+  return r;
+}
+
+Cache::Result Cache::access_write_through(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way) {
+  Result r;
+  if (miss_queue_.full()) {
+    r.outcome = AccessOutcome::ReservationFail;
+    r.cause = ReservationFail::MissQueueFull;
+    return r;
+  }
+  if (way < 0) {
+    r.outcome = AccessOutcome::MissNoAllocate;
+  } else if (tags_.line(rec.set, static_cast<uint32_t>(way)).state == LineState::Valid) {
+    // Write-evict: the line is dropped; the data goes to the next level.
+    tags_.invalidate(rec.set, static_cast<uint32_t>(way));
+    ++write_evictions_;
+    r.outcome = AccessOutcome::Hit;
+  } else {
+    r.outcome = AccessOutcome::HitReserved;  // pending fill: written through, line kept
+  }
+  tlm::tlm_generic_payload* d = new_downstream(&mem_ext(gp), rec.block, true);
+  Link& link = *d->get_extension<Link>();
+  link.role = Link::Role::WriteThrough;
+  link.upstream = &gp;
+  d->set_address(gp.get_address());
+  d->set_data_length(gp.get_data_length());
+  d->set_streaming_width(gp.get_data_length());
+  hold(gp);
+  miss_queue_.push(d, rec.cycle + cfg_.miss_latency);
+  return r;
+}
+
+Cache::Result Cache::miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way) {
+  MemExtension& ext = mem_ext(gp);
+  MissQuery q;
+  q.block = rec.block;
+  q.set = rec.set;
+  q.ways = tags_.ways();
+  q.set_reserved = tags_.reserved_in_set(rec.set);
+  q.allocate_on_miss = on_miss_;
+  if (way >= 0) {  // a line reserved for this block (its fill is pending)
+    q.matched_way = way;
+    q.matched_index = tags_.line(rec.set, static_cast<uint32_t>(way)).mshr_index;
+  } else {
+    q.victim_way = tags_.victim(rec.set);
+    if (q.victim_way >= 0) q.victim_hit = tags_.line(rec.set, static_cast<uint32_t>(q.victim_way)).hit;
+  }
+  const MshrPlan plan = mshr_->plan(q);
+  Result r;
+  if (plan.action == MshrAction::Fail) {
+    r.outcome = AccessOutcome::ReservationFail;
+    r.cause = plan.cause;
+    return r;
+  }
+  const MshrField field{&gp, ext.warp, is_write_kind(ext.kind)};
+  rec.mshr_entry = plan.entry;
+  if (plan.action == MshrAction::Merge) {
+    const int32_t first_warp = mshr_->field(plan.entry, 0).warp;
+    mshr_->commit(plan, rec.block, field);
+    if (is_demand_load(ext.kind))
+      rec.locality = first_warp == ext.warp ? LocalityClass::IntraMerge : LocalityClass::InterMerge;
+    r.outcome = way >= 0 ? AccessOutcome::HitReserved : AccessOutcome::SecondaryMiss;
+    hold(gp);
+    return r;
+  }
+  // Primary miss: a fetch, plus a write-back if the reserved victim is dirty.
+  const bool victim_dirty = plan.reserve_line && q.victim_way >= 0 &&
+                            tags_.line(rec.set, static_cast<uint32_t>(q.victim_way)).state == LineState::Valid &&
+                            tags_.line(rec.set, static_cast<uint32_t>(q.victim_way)).dirty;
+  if (miss_queue_.free_slots() < (victim_dirty ? 2u : 1u)) {
+    r.outcome = AccessOutcome::ReservationFail;
+    r.cause = ReservationFail::MissQueueFull;
+    return r;
+  }
+  if (plan.reserve_line) {
+    const uint32_t v = static_cast<uint32_t>(q.victim_way);
+    if (victim_dirty) push_writeback(tags_.line(rec.set, v).block);
+    tags_.reserve(rec.set, v, rec.block, ext.warp, plan.entry);
+  }
+  mshr_->commit(plan, rec.block, field);
+  tlm::tlm_generic_payload* d = new_downstream(&ext, rec.block, false);
+  Link& link = *d->get_extension<Link>();
+  link.role = Link::Role::Fetch;
+  link.entry = plan.entry;
+  mem_ext(*d).mshr_index[cfg_.level] = static_cast<int16_t>(plan.entry);
+  if (ext.kind != AccessKind::InstFetch && ext.kind != AccessKind::Prefetch) mem_ext(*d).kind = AccessKind::Load;
+  miss_queue_.push(d, rec.cycle + cfg_.miss_latency);
+  if (is_demand_load(ext.kind)) rec.locality = LocalityClass::Miss;
+  r.outcome = AccessOutcome::PrimaryMiss;
+  hold(gp);
+  return r;
+}
+
+void Cache::finish_access(const AccessRecord& rec) {
+  ++accesses_;
+  const bool write = is_write_kind(rec.kind);
+  (write ? write_outcomes_ : read_outcomes_).add(static_cast<std::size_t>(rec.outcome));
+  const bool refused = rec.outcome == AccessOutcome::ReservationFail || rec.outcome == AccessOutcome::Nack;
+  if (!write && !refused) {
+    ++loads_;
+    if (rec.outcome == AccessOutcome::Hit) ++load_hits_;
+    if (rec.outcome == AccessOutcome::PrimaryMiss) ++load_primary_misses_;
+  }
+  if (rec.locality != LocalityClass::None)
+    locality_.add(static_cast<std::size_t>(rec.locality) - static_cast<std::size_t>(LocalityClass::Miss));
+  if (rec.outcome == AccessOutcome::ReservationFail) {
+    fail_causes_.add(static_cast<std::size_t>(rec.cause) - static_cast<std::size_t>(ReservationFail::MshrEntriesFull));
+    if (!write && last_load_stall_cycle_ != rec.cycle) {
+      last_load_stall_cycle_ = rec.cycle;
+      ++load_stall_cycles_;
+    }
+  }
+  if (hook_) hook_(rec);
+}
+
+}  // namespace gputlm::mem

@@ -1,0 +1,105 @@
+// Requests to the next level and the processing of its responses (fills, write
+// acknowledgements, write-back completions).
+#include <string>
+
+#include "mem/cache/cache.h"
+#include "mem/cache/cache_link.h"
+
+namespace gputlm::mem {
+
+tlm::tlm_generic_payload* Cache::new_downstream(const MemExtension* from, uint64_t block, bool write) {
+  tlm::tlm_generic_payload* d = pool_.allocate();
+  d->acquire();
+  MemExtension& ext = mem_ext(*d);
+  const uint64_t id = ext.id;
+  if (from) {
+    ext = *from;
+    ext.id = id;
+    ext.status = MemStatus::Ok;
+    ext.fail_cause = ReservationFail::None;
+  }
+  d->set_address(block * cfg_.line_size);
+  d->set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  Link* link = d->get_extension<Link>();
+  if (!link) {  // first use of this pooled payload: the extension stays with it
+    link = new Link;
+    d->set_extension(link);
+  }
+  *link = Link{};
+  link->owner = this;
+  return d;
+}
+
+void Cache::push_writeback(uint64_t block) {
+  tlm::tlm_generic_payload* d = new_downstream(nullptr, block, true);
+  MemExtension& ext = mem_ext(*d);
+  ext.kind = AccessKind::Store;
+  ext.space = MemSpace::Global;
+  ext.byte_mask.set();
+  d->get_extension<Link>()->role = Link::Role::Writeback;
+  miss_queue_.push(d, domain_.now() + 1);
+  ++writebacks_;
+}
+
+bool Cache::process_fill(uint64_t cycle) {
+  if (!fill_queue_.ready(cycle)) return false;
+  tlm::tlm_generic_payload& d = *fill_queue_.front();
+  Link& link = *d.get_extension<Link>();
+  const uint64_t block = tags_.block_of(d.get_address());
+  const uint32_t set = tags_.set_of(block);
+
+  if (link.role == Link::Role::WriteThrough) {
+    if (response_queue_.full()) return false;
+    respond(*link.upstream, cycle + cfg_.fill_latency);
+  } else if (link.role == Link::Role::Fetch) {
+    const uint32_t n = mshr_->field_count(link.entry);
+    if (response_queue_.free_slots() < n) return false;
+    int32_t victim = -1;
+    const bool reserved = mshr_->line_reserved(link.entry);
+    const int32_t present = tags_.find(set, block);
+    if (!reserved && present < 0) {  // on-fill allocation: the victim is chosen now
+      victim = tags_.victim(set);
+      if (victim >= 0) {
+        const CacheLine& v = tags_.line(set, static_cast<uint32_t>(victim));
+        if (v.state == LineState::Valid && v.dirty && miss_queue_.full()) return false;
+      }
+    }
+    const int32_t entry = mshr_->find_for_fill(block, mem_ext(d).mshr_index[cfg_.level]);
+    if (entry != link.entry)
+      throw CacheError(std::string(name()) + ": fill of block " + hex_address(block) + " found MSHR entry " +
+                       std::to_string(entry) + ", expected " + std::to_string(link.entry));
+    bool dirty = false;
+    for (uint32_t i = 0; i < n; ++i) dirty = dirty || mshr_->field(entry, i).write;
+    const int32_t first_warp = mshr_->field(entry, 0).warp;
+    if (reserved) {
+      if (present < 0 || tags_.line(set, static_cast<uint32_t>(present)).state != LineState::Reserved)
+        throw CacheError(std::string(name()) + ": reserved line of block " + hex_address(block) + " is missing");
+      tags_.complete_fill(set, static_cast<uint32_t>(present));
+      if (dirty) tags_.line(set, static_cast<uint32_t>(present)).dirty = true;
+    } else if (present >= 0) {
+      if (dirty) tags_.line(set, static_cast<uint32_t>(present)).dirty = true;
+    } else if (victim >= 0) {
+      const CacheLine& v = tags_.line(set, static_cast<uint32_t>(victim));
+      if (v.state == LineState::Valid && v.dirty) push_writeback(v.block);
+      tags_.install(set, static_cast<uint32_t>(victim), block, first_warp);
+      if (dirty) tags_.line(set, static_cast<uint32_t>(victim)).dirty = true;
+    } else {
+      ++fill_bypasses_;
+    }
+    for (uint32_t i = 0; i < n; ++i) respond(*mshr_->field(entry, i).request, cycle + cfg_.fill_latency);
+    mshr_->release(entry);
+    ++fills_;
+  }
+  fill_queue_.pop();
+  d.release();
+  if (fill_end_resp_) {
+    tlm::tlm_generic_payload& w = *fill_end_resp_;
+    fill_end_resp_ = nullptr;
+    tlm::tlm_phase ph = tlm::END_RESP;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    downstream->nb_transport_fw(w, ph, t);
+  }
+  return true;
+}
+
+}  // namespace gputlm::mem

@@ -1,0 +1,71 @@
+// What a cache reports about each access (per-access hook, statistics) and the small
+// interfaces other blocks read or drive combinationally (architecture §4): MSHR
+// occupancy and saturation (Mascar's flag, ELF's I-prefetch gate), a presence probe
+// (prefetchers, Mascar stranded hits), the owner warp (Mascar) and kernel-boundary
+// invalidation.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <systemc>
+
+#include "core/tlm/mem_extension.h"
+
+namespace gputlm::mem {
+
+enum class AccessOutcome : uint8_t {
+  Hit,              // valid line present
+  HitReserved,      // line reserved for a pending fill (on-miss / TSMA shared): merged
+  PrimaryMiss,      // new MSHR entry, request sent down
+  SecondaryMiss,    // merged into an MSHR entry found by its search (on-fill, s-MSHR)
+  MissNoAllocate,   // write-evict store to an absent line: written through only
+  ReservationFail,  // refused; see the cause
+  Nack,             // Mascar: a non-owner warp's miss while an owner is set
+};
+inline constexpr int kAccessOutcomes = 7;
+const char* to_string(AccessOutcome o);
+
+// LAWS (001 §2.5) load classes of seed-mechanisms §S: l1_MISS/INTRA/INTER/INTRA_M/INTER_M.
+enum class LocalityClass : uint8_t { None, Miss, Intra, Inter, IntraMerge, InterMerge };
+const char* to_string(LocalityClass c);
+
+struct AccessRecord {
+  uint64_t cycle = 0;
+  uint64_t address = 0;
+  uint64_t block = 0;
+  uint32_t set = 0;
+  AccessKind kind = AccessKind::Load;
+  int32_t sm = -1;
+  int32_t warp = -1;
+  AccessOutcome outcome = AccessOutcome::Hit;
+  ReservationFail cause = ReservationFail::None;
+  LocalityClass locality = LocalityClass::None;  // demand loads only
+  int32_t mshr_entry = -1;
+  // LAWS (Hit, LT) signal: hit = L1 or MSHR hit, lt = same warp as line WID / field 0.
+  bool laws_hit() const { return locality == LocalityClass::Intra || locality == LocalityClass::Inter ||
+                                 locality == LocalityClass::IntraMerge || locality == LocalityClass::InterMerge; }
+  bool laws_lt() const { return locality == LocalityClass::Intra || locality == LocalityClass::IntraMerge; }
+};
+using AccessHook = std::function<void(const AccessRecord&)>;
+
+// Read combinationally by the SM (LSU, scheduler, prefetch gate).
+class CacheStatusIF : public virtual sc_core::sc_interface {
+ public:
+  virtual uint32_t mshr_occupied() const = 0;  // ELF gate: sum L1I + L1D
+  virtual uint32_t mshr_capacity() const = 0;
+  virtual bool saturated() const = 0;           // Mascar "almost full" (MSHR or miss queue)
+  virtual bool probe(uint64_t address) const = 0;  // a valid line holds the address
+};
+
+// Driven by the SM / GPU.
+class CacheControlIF : public virtual sc_core::sc_interface {
+ public:
+  // Mascar owner warp (-1: none). With an owner set, a miss of another warp is NACKed.
+  virtual void set_owner_warp(int32_t warp) = 0;
+  virtual int32_t owner_warp() const = 0;
+  // Kernel boundary: at the next edge every valid line is invalidated (dirty ones are
+  // written back); lines reserved for pending fills are kept.
+  virtual void invalidate_all() = 0;
+};
+
+}  // namespace gputlm::mem

@@ -1,0 +1,111 @@
+#include "mem/mshr/mshr_table.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace gputlm::mem {
+
+MshrTable::MshrTable(uint32_t entries, uint32_t fields)
+    : entries_(entries),
+      fields_(fields),
+      valid_(entries, false),
+      reserved_line_(entries, false),
+      block_(entries, 0),
+      count_(entries, 0),
+      fields_store_(static_cast<std::size_t>(entries) * fields) {
+  if (entries == 0 || fields == 0) throw std::invalid_argument("MshrTable: entries and fields must be positive");
+}
+
+int32_t MshrTable::next_free(uint32_t first, uint32_t n) const {
+  for (uint32_t e = first; e < first + n; ++e)
+    if (!valid_[e]) return static_cast<int32_t>(e);
+  return -1;
+}
+
+int32_t MshrTable::search(uint64_t block, uint32_t first, uint32_t n) const {
+  for (uint32_t e = first; e < first + n; ++e)
+    if (valid_[e] && block_[e] == block) return static_cast<int32_t>(e);
+  return -1;
+}
+
+void MshrTable::allocate(uint32_t e, uint64_t block, bool reserved_line, const MshrField& f) {
+  if (valid_[e]) throw std::logic_error("MshrTable: allocate of busy entry " + std::to_string(e));
+  valid_[e] = true;
+  reserved_line_[e] = reserved_line;
+  block_[e] = block;
+  count_[e] = 1;
+  fields_store_[static_cast<std::size_t>(e) * fields_] = f;
+  ++occupied_;
+}
+
+void MshrTable::merge(uint32_t e, const MshrField& f) {
+  if (!valid_[e] || count_[e] >= fields_)
+    throw std::logic_error("MshrTable: merge into invalid or full entry " + std::to_string(e));
+  fields_store_[static_cast<std::size_t>(e) * fields_ + count_[e]++] = f;
+}
+
+void MshrTable::release(uint32_t e) {
+  if (!valid_[e]) throw std::logic_error("MshrTable: release of free entry " + std::to_string(e));
+  valid_[e] = false;
+  count_[e] = 0;
+  --occupied_;
+}
+
+MshrStats::MshrStats(stats::Group& parent)
+    : group(parent, "mshr"),
+      tag_compares(group, "tag_compares", "MSHR tag comparisons, including searches that failed (001 Fig. 5.11)"),
+      allocations(group, "allocations", "entries allocated by primary misses"),
+      merges(group, "merges", "requests merged into an existing entry (secondary misses)"),
+      releases(group, "releases", "entries released by fills"),
+      fails(group, "fails", "misses the MSHR array could not take, by cause",
+            {"mshr_entries_full", "mshr_fields_full", "set_locked"}) {}
+
+void MshrStats::count_fail(ReservationFail cause) {
+  switch (cause) {
+    case ReservationFail::MshrEntriesFull: fails.add(0); break;
+    case ReservationFail::MshrFieldsFull: fails.add(1); break;
+    case ReservationFail::SetLocked: fails.add(2); break;
+    default: throw std::logic_error("MshrStats: unexpected fail cause");
+  }
+}
+
+}  // namespace gputlm::mem
+
+namespace gputlm::mem {
+
+uint32_t TableMshr::checked(int32_t entry) const {
+  if (entry < 0 || static_cast<uint32_t>(entry) >= table_.entries() || !table_.valid(static_cast<uint32_t>(entry)))
+    throw std::logic_error(std::string(organisation()) + " MSHR: no valid entry " + std::to_string(entry));
+  return static_cast<uint32_t>(entry);
+}
+
+MshrPlan TableMshr::merge_or_fail(int32_t entry, MshrStructure s) {
+  if (!table_.has_free_field(checked(entry))) return fail(ReservationFail::MshrFieldsFull);
+  MshrPlan p;
+  p.action = MshrAction::Merge;
+  p.entry = entry;
+  p.structure = s;
+  return p;
+}
+
+void TableMshr::commit(const MshrPlan& p, uint64_t block, const MshrField& f) {
+  if (p.action == MshrAction::Allocate) {
+    table_.allocate(static_cast<uint32_t>(p.entry), block, p.reserve_line, f);
+    ++stats_.allocations;
+  } else if (p.action == MshrAction::Merge) {
+    if (table_.block(checked(p.entry)) != block)
+      throw std::logic_error(std::string(organisation()) + " MSHR: merge of another block into entry " +
+                             std::to_string(p.entry));
+    table_.merge(static_cast<uint32_t>(p.entry), f);
+    ++stats_.merges;
+  } else {
+    throw std::logic_error(std::string(organisation()) + " MSHR: commit of a failed plan");
+  }
+}
+
+void TableMshr::release(int32_t entry) {
+  table_.release(checked(entry));
+  ++stats_.releases;
+}
+
+}  // namespace gputlm::mem

@@ -1,0 +1,104 @@
+// Storage shared by the MSHR organisations: entries x fields, allocated once, with the
+// availability bit vector and priority encoder of the TSMA index generator (001 §5.1,
+// Fig. 5.2): the free entry with the lowest index is the next one handed out, so
+// allocation order is deterministic.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "mem/mshr/mshr_if.h"
+
+namespace gputlm::mem {
+
+class MshrTable {
+ public:
+  MshrTable(uint32_t entries, uint32_t fields);
+
+  uint32_t entries() const { return entries_; }
+  uint32_t fields() const { return fields_; }
+  uint32_t occupied() const { return occupied_; }
+  bool valid(uint32_t e) const { return valid_[e]; }
+  bool empty() const { return occupied_ == 0; }
+  uint64_t block(uint32_t e) const { return block_[e]; }
+  uint32_t count(uint32_t e) const { return count_[e]; }
+  bool has_free_field(uint32_t e) const { return count_[e] < fields_; }
+  bool reserved_line(uint32_t e) const { return reserved_line_[e]; }
+  const MshrField& field(uint32_t e, uint32_t i) const { return fields_store_[e * fields_ + i]; }
+
+  // Lowest free entry in [first, first + n), or -1.
+  int32_t next_free(uint32_t first, uint32_t n) const;
+  int32_t next_free() const { return next_free(0, entries_); }
+  // Valid entry holding `block` in [first, first + n), or -1 (a tag compare per entry).
+  int32_t search(uint64_t block, uint32_t first, uint32_t n) const;
+
+  void allocate(uint32_t e, uint64_t block, bool reserved_line, const MshrField& f);
+  void merge(uint32_t e, const MshrField& f);
+  void release(uint32_t e);
+
+ private:
+  uint32_t entries_, fields_, occupied_ = 0;
+  std::vector<bool> valid_, reserved_line_;
+  std::vector<uint64_t> block_;
+  std::vector<uint32_t> count_;
+  std::vector<MshrField> fields_store_;
+};
+
+// Counters every organisation keeps (group "mshr").
+struct MshrStats {
+  explicit MshrStats(stats::Group& parent);
+  stats::Group group;
+  stats::Counter tag_compares;  // 001 Fig. 5.11: comparisons per search, incl. failed ones
+  stats::Counter allocations;   // primary misses given an entry
+  stats::Counter merges;        // secondary misses given a field
+  stats::Counter releases;
+  stats::CounterVector fails;   // plan() failures by cause
+  void count_fail(ReservationFail cause);
+};
+
+}  // namespace gputlm::mem
+
+namespace gputlm::mem {
+
+// Base of the organisations that keep one MshrTable (conventional, set_assoc, tsma).
+class TableMshr : public MshrIF {
+ public:
+  TableMshr(const MshrConfig& cfg, stats::Group& parent)
+      : table_(cfg.entries, cfg.fields), stats_(parent), margin_(cfg.almost_full_margin) {}
+
+  void commit(const MshrPlan& p, uint64_t block, const MshrField& f) override;
+  void release(int32_t entry) override;
+  uint32_t field_count(int32_t entry) const override { return table_.count(checked(entry)); }
+  const MshrField& field(int32_t entry, uint32_t i) const override { return table_.field(checked(entry), i); }
+  uint64_t block_of(int32_t entry) const override { return table_.block(checked(entry)); }
+  bool line_reserved(int32_t entry) const override { return table_.reserved_line(checked(entry)); }
+  uint32_t occupied() const override { return table_.occupied(); }
+  uint32_t capacity() const override { return table_.entries(); }
+  bool almost_full() const override { return capacity() - occupied() <= margin_; }
+
+ protected:
+  uint32_t checked(int32_t entry) const;
+  MshrPlan fail(ReservationFail cause) {
+    stats_.count_fail(cause);
+    MshrPlan p;
+    p.cause = cause;
+    return p;
+  }
+  MshrPlan merge_or_fail(int32_t entry, MshrStructure s = MshrStructure::Main);
+  static MshrPlan allocate(int32_t entry, bool reserve_line, MshrStructure s = MshrStructure::Main) {
+    MshrPlan p;
+    p.action = MshrAction::Allocate;
+    p.entry = entry;
+    p.reserve_line = reserve_line;
+    p.structure = s;
+    return p;
+  }
+
+  MshrTable table_;
+  MshrStats stats_;
+  uint32_t margin_;
+};
+
+}  // namespace gputlm::mem
