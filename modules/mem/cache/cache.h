@@ -68,6 +68,7 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
 
   // Called for every evaluated access (also refused ones), in evaluation order.
   void set_access_hook(AccessHook hook) { hook_ = std::move(hook); }
+  void set_fill_hook(FillHook hook) { fill_hook_ = std::move(hook); }
 
   // CacheStatusIF
   uint32_t mshr_occupied() const override { return mshr_->occupied(); }
@@ -147,6 +148,7 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   bool in_tick_ = false;
   uint64_t last_load_stall_cycle_ = ~uint64_t{0};
   AccessHook hook_;
+  FillHook fill_hook_;
 
   // statistics
   stats::Counter accesses_, loads_, load_hits_, load_primary_misses_;

@@ -68,6 +68,7 @@ bool Cache::process_fill(uint64_t cycle) {
     if (entry != link.entry)
       throw CacheError(std::string(name()) + ": fill of block " + hex_address(block) + " found MSHR entry " +
                        std::to_string(entry) + ", expected " + std::to_string(link.entry));
+    if (fill_hook_) fill_hook_(cycle, block, entry);
     bool dirty = false;
     for (uint32_t i = 0; i < n; ++i) dirty = dirty || mshr_->field(entry, i).write;
     const int32_t first_warp = mshr_->field(entry, 0).warp;

@@ -47,6 +47,9 @@ struct AccessRecord {
   bool laws_lt() const { return locality == LocalityClass::Intra || locality == LocalityClass::IntraMerge; }
 };
 using AccessHook = std::function<void(const AccessRecord&)>;
+// Called when a fill is processed (block, MSHR entry), before the merged requests are
+// answered: prefetch-usefulness tracking, golden models.
+using FillHook = std::function<void(uint64_t cycle, uint64_t block, int32_t entry)>;
 
 // Read combinationally by the SM (LSU, scheduler, prefetch gate).
 class CacheStatusIF : public virtual sc_core::sc_interface {
