@@ -1,5 +1,6 @@
 #include "core/traffic/simple_memory.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace gputlm {
@@ -18,7 +19,7 @@ SimpleMemory::SimpleMemory(sc_core::sc_module_name name, const SimpleMemoryConfi
       reads_(stats_, "reads", "read requests served"),
       writes_(stats_, "writes", "write requests served"),
       stalls_(stats_, "backpressure_cycles", "cycles a request waited for queue space (END_REQ withheld)"),
-      occupancy_(stats_, "queue_occupancy", "requests held, sampled on each busy cycle"),
+      occupancy_(stats_, "queue_occupancy", "requests held, averaged over cycles"),
       process_("tick", domain, [this](uint64_t c) { return tick(c); }) {
   in.bind(*this);
 }
@@ -53,6 +54,9 @@ tlm::tlm_sync_enum SimpleMemory::nb_transport_fw(tlm::tlm_generic_payload& gp, t
 }
 
 bool SimpleMemory::tick(uint64_t cycle) {
+  // Time-weighted occupancy: the queue held pipeline_.size() entries since the last tick.
+  if (cycle > last_tick_) occupancy_.sample(static_cast<double>(pipeline_.size()), cycle - last_tick_);
+  last_tick_ = cycle;
   // END_RESP frees the response channel.
   while (end_resps_.ready(cycle)) {
     if (end_resps_.front() == responding_) responding_ = nullptr;
@@ -61,12 +65,12 @@ bool SimpleMemory::tick(uint64_t cycle) {
   // Accept the waiting request when the pipeline has room; END_REQ tells the initiator.
   if (!blocked_ && requests_.ready(cycle)) {
     blocked_ = requests_.front();
+    blocked_since_ = cycle;
     requests_.pop(cycle);
   }
   if (blocked_) {
-    if (pipeline_.full()) {
-      ++stalls_;
-    } else {
+    if (!pipeline_.full()) {
+      stalls_.add(cycle - blocked_since_);
       pipeline_.push(blocked_, cycle + cfg_.latency);
       tlm::tlm_generic_payload* gp = blocked_;
       blocked_ = nullptr;
@@ -86,13 +90,12 @@ bool SimpleMemory::tick(uint64_t cycle) {
     const tlm::tlm_sync_enum r = in->nb_transport_bw(*gp, ph, t);
     if (r == tlm::TLM_COMPLETED || (r == tlm::TLM_UPDATED && ph == tlm::END_RESP)) responding_ = nullptr;
   }
-  occupancy_.sample(static_cast<double>(pipeline_.size()));
-  if (blocked_ || responding_ || !requests_.empty() || !end_resps_.empty()) return true;
-  if (!pipeline_.empty()) {
-    // Nothing to do until the head's latency has elapsed: sleep until then.
-    process_.wake_at(pipeline_.head_ready_cycle());
-    return false;
-  }
+  if (!requests_.empty() || !end_resps_.empty()) return true;  // arrivals to handle
+  if (blocked_ && !pipeline_.full()) return true;               // a slot freed this cycle
+  // Otherwise nothing changes until the head of the pipeline is due (a response, which
+  // also frees the slot a blocked request waits for), or until END_RESP arrives and
+  // wakes us. Sleep until then.
+  if (!pipeline_.empty() && !responding_) process_.wake_at(std::max(cycle + 1, pipeline_.head_ready_cycle()));
   return false;
 }
 

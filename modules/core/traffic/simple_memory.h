@@ -58,6 +58,8 @@ class SimpleMemory : public sc_core::sc_module, public tlm::tlm_fw_transport_if<
   tlm::tlm_generic_payload* blocked_ = nullptr;      // END_REQ withheld
   tlm::tlm_generic_payload* responding_ = nullptr;   // BEGIN_RESP sent, END_RESP pending
   InputBuffer<tlm::tlm_generic_payload*> end_resps_;
+  uint64_t last_tick_ = 0;
+  uint64_t blocked_since_ = 0;
 
   stats::Group stats_;
   stats::Counter reads_, writes_, stalls_;
