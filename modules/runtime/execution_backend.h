@@ -11,11 +11,12 @@
 
 #include "isa/exec/functional_executor.h"
 #include "isa/exec/loaded_module.h"
-#include "runtime/kernel_resources.h"
+#include "isa/resources.h"
 
 namespace gputlm::runtime {
 
 using isa::Dim3;
+using isa::KernelResources;
 
 struct LaunchRequest {
   const isa::LoadedModule* module = nullptr;

@@ -1,5 +1,6 @@
 #include "runtime/runtime.h"
 
+#include <filesystem>
 #include <sstream>
 
 #include "isa/ptx_parser.h"
@@ -25,7 +26,9 @@ Runtime::~Runtime() = default;
 
 ModuleId Runtime::load_module(const std::string& ptx_path) {
   Loaded l;
-  l.resources = ResourceTable::load_beside(ptx_path);
+  std::string res = isa::resources_path_for(ptx_path);
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(res, ec)) l.resources = isa::load_resources(res);
   l.module = std::make_unique<isa::LoadedModule>(isa::parse_ptx_file(ptx_path), *memory_);
   modules_.push_back(std::move(l));
   return modules_.size() - 1;
@@ -43,7 +46,7 @@ const isa::LoadedModule& Runtime::module(ModuleId id) const {
   return *modules_[id].module;
 }
 
-const ResourceTable& Runtime::resources(ModuleId id) const {
+const isa::ResourceTable& Runtime::resources(ModuleId id) const {
   module(id);
   return modules_[id].resources;
 }
@@ -128,7 +131,7 @@ std::size_t Runtime::launch(ModuleId id, const std::string& kernel, Dim3 grid, D
   req.params = isa::make_launch(lm, kernel, grid, block, dynamic_shared_bytes);
   const isa::Function& k = lm.module().functions.at(req.params.kernel);
   req.params.params = pack_kernel_params(k, args);
-  req.resources = modules_[id].resources.find(k.name);
+  if (const KernelResources* r = modules_[id].resources.find(k.name)) req.resources = *r;
   if (overrides.registers || overrides.shared_static_bytes) {
     KernelResources r = req.resources.value_or(KernelResources{});
     if (overrides.registers) r.registers = *overrides.registers;

@@ -27,7 +27,7 @@
 #include "isa/exec/loaded_module.h"
 #include "runtime/execution_backend.h"
 #include "runtime/kernel_args.h"
-#include "runtime/kernel_resources.h"
+#include "isa/resources.h"
 
 namespace gputlm::runtime {
 
@@ -53,11 +53,12 @@ class Runtime {
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
 
-  // Parses and loads a PTX file (and <stem>.resources.json beside it, if present).
+  // Parses and loads a PTX file (and <stem>.resources.json beside it, if present:
+  // tools/regen-ptx.sh writes it).
   ModuleId load_module(const std::string& ptx_path);
   ModuleId load_module_text(const std::string& ptx_text, const std::string& name);
   const isa::LoadedModule& module(ModuleId id) const;
-  const ResourceTable& resources(ModuleId id) const;
+  const isa::ResourceTable& resources(ModuleId id) const;
 
   DevicePtr malloc(uint64_t bytes);
   void free(DevicePtr ptr);
@@ -93,7 +94,7 @@ class Runtime {
   std::unique_ptr<ExecutionBackend> backend_;
   struct Loaded {
     std::unique_ptr<isa::LoadedModule> module;
-    ResourceTable resources;
+    isa::ResourceTable resources;
   };
   std::vector<Loaded> modules_;
   std::vector<LaunchResult> results_;
