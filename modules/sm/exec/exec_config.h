@@ -1,0 +1,83 @@
+// Configuration of an SM's execution units and writeback (docs/blocks/exec.md).
+// Defaults: GPGPU-Sim's GTX480 config (configs/GTX480/gpgpusim.config, 3.x):
+//   -ptx_opcode_latency_int 4,13,4,5,145   -ptx_opcode_initiation_int 1,2,2,1,8
+//   -ptx_opcode_latency_fp  4,13,4,5,39    -ptx_opcode_initiation_fp  1,2,1,1,4
+//   -ptx_opcode_latency_dp  8,19,8,8,330   -ptx_opcode_initiation_dp  8,16,8,8,130
+// each list in the order ADD, MAX, MUL, MAD, DIV; SFU operations (sqrt, rsqrt, rcp, sin,
+// cos, ex2, lg2) use the DP MUL entry (8, 8) in GPGPU-Sim 3.2 ("using double to
+// approximate those"); every other instruction has latency 1 and interval 1.
+// -gpgpu_num_sp_units 2, -gpgpu_num_sfu_units 1, -gpgpu_num_dp_units 0 (Fermi: DP on the
+// SFU), EX_WB pipeline width 2.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/config/params.h"
+
+namespace gputlm::sm {
+
+struct ExecConfig {
+  uint32_t sp_units = 2;
+  uint32_t sfu_units = 1;
+  uint32_t dp_units = 0;
+  uint32_t int_units = 0;
+  uint32_t width = 1;
+  std::vector<uint32_t> latency_int{4, 13, 4, 5, 145};
+  std::vector<uint32_t> initiation_int{1, 2, 2, 1, 8};
+  std::vector<uint32_t> latency_fp{4, 13, 4, 5, 39};
+  std::vector<uint32_t> initiation_fp{1, 2, 1, 1, 4};
+  std::vector<uint32_t> latency_dp{8, 19, 8, 8, 330};
+  std::vector<uint32_t> initiation_dp{8, 16, 8, 8, 130};
+  uint32_t latency_sfu = 8;
+  uint32_t initiation_sfu = 8;
+  uint32_t latency_other = 1;
+  uint32_t initiation_other = 1;
+  uint32_t result_buffer = 2;
+  uint32_t writeback_ports = 2;
+  uint32_t writeback_buffer = 8;
+
+  template <class V>
+  void visit(V& v) {
+    v.param("sp_units", sp_units, "SP units (-gpgpu_num_sp_units); ALU, FP32, FP16, conversions, control",
+            config::at_least(1));
+    v.param("sfu_units", sfu_units, "SFU units (-gpgpu_num_sfu_units); transcendental ops (and FP64 when dp_units = 0)",
+            config::at_least(1));
+    v.param("dp_units", dp_units, "DP units (-gpgpu_num_dp_units); 0 = FP64 runs on the SFU (Fermi)",
+            config::at_least(0));
+    v.param("int_units", int_units, "INT units; 0 = integer multiply/divide run on the SP", config::at_least(0));
+    v.param("width", width, "instructions each unit accepts per cycle (each with its own initiation interval)",
+            config::at_least(1));
+    v.param("latency_int", latency_int, "integer latency in cycles: ADD,MAX,MUL,MAD,DIV (-ptx_opcode_latency_int)",
+            config::at_least(1));
+    v.param("initiation_int", initiation_int,
+            "integer initiation interval: ADD,MAX,MUL,MAD,DIV (-ptx_opcode_initiation_int)", config::at_least(1));
+    v.param("latency_fp", latency_fp, "FP32/FP16 latency: ADD,MAX,MUL,MAD,DIV (-ptx_opcode_latency_fp)",
+            config::at_least(1));
+    v.param("initiation_fp", initiation_fp, "FP32/FP16 initiation interval: ADD,MAX,MUL,MAD,DIV", config::at_least(1));
+    v.param("latency_dp", latency_dp, "FP64 latency: ADD,MAX,MUL,MAD,DIV (-ptx_opcode_latency_dp)",
+            config::at_least(1));
+    v.param("initiation_dp", initiation_dp, "FP64 initiation interval: ADD,MAX,MUL,MAD,DIV", config::at_least(1));
+    v.param("latency_sfu", latency_sfu, "latency of sqrt/rsqrt/rcp/sin/cos/ex2/lg2/tanh (GPGPU-Sim 3.2: DP MUL)",
+            config::at_least(1));
+    v.param("initiation_sfu", initiation_sfu, "initiation interval of the SFU operations", config::at_least(1));
+    v.param("latency_other", latency_other,
+            "latency of every other instruction (logic, shifts, compares, moves, conversions, control)",
+            config::at_least(1));
+    v.param("initiation_other", initiation_other, "initiation interval of every other instruction",
+            config::at_least(1));
+    v.param("result_buffer", result_buffer,
+            "finished results a unit holds beyond its pipeline while writeback is busy; when full the unit "
+            "accepts nothing (back-pressure to the operand collector)",
+            config::at_least(1));
+    v.param("writeback_ports", writeback_ports,
+            "results written back per cycle (EX_WB width); oldest completion first, then issue order",
+            config::at_least(1));
+    v.param("writeback_buffer", writeback_buffer, "results waiting for a writeback port", config::at_least(1));
+  }
+  // Each latency/initiation list must have 5 entries (ADD,MAX,MUL,MAD,DIV).
+  void validate(const std::string& key_prefix) const;
+};
+
+}  // namespace gputlm::sm

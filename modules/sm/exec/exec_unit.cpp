@@ -1,0 +1,103 @@
+// Pipelined execution unit with per-op latency and initiation interval; see exec_unit.h.
+#include "sm/exec/exec_unit.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace gputlm::sm {
+
+ExecUnit::ExecUnit(sc_core::sc_module_name name, UnitType type, const ExecConfig& cfg, const ClockDomain& domain,
+                   stats::Group& parent)
+    : sc_core::sc_module(name),
+      in("in"),
+      out("out"),
+      status_export("status_export"),
+      writeback_status("writeback_status"),
+      type_(type),
+      cfg_(cfg),
+      timing_(cfg),
+      domain_(domain),
+      lane_free_(cfg.width, 0),
+      stats_(parent, basename()),
+      instructions_(stats_, "instructions", "warp instructions executed"),
+      writeback_stall_cycles_(stats_, "writeback_stall_cycles",
+                              "cycles a finished result waited because writeback had no room"),
+      busy_cycles_(stats_, "busy_cycles", "cycles with at least one instruction in the unit") {
+  status_export.bind(*this);
+  in.register_receiver([this](WarpInstruction& wi) { receive(wi); });
+  // Enough for every lane issuing each cycle over the longest latency, plus the buffer.
+  uint32_t longest = std::max({cfg.latency_sfu, cfg.latency_other});
+  for (const auto* v : {&cfg.latency_int, &cfg.latency_fp, &cfg.latency_dp})
+    for (uint32_t l : *v) longest = std::max(longest, l);
+  active_.reserve(static_cast<std::size_t>(cfg.width) * longest + cfg.result_buffer);
+}
+
+bool ExecUnit::can_accept() const {
+  const uint64_t now = domain_.now();
+  if (blocked_.get(now, false)) return false;
+  for (uint64_t f : lane_free_)
+    if (f <= now) return true;
+  return false;
+}
+
+void ExecUnit::receive(WarpInstruction& wi) {
+  const uint64_t now = domain_.now();
+  if (!can_accept())
+    throw PipelineError(std::string(name()) + ": instruction of warp " + std::to_string(wi.warp) + " (seq " +
+                        std::to_string(wi.seq) + ") sent in cycle " + std::to_string(now) +
+                        " while the unit cannot accept (pipeline rule 1)");
+  if (!wi.instr) throw PipelineError(std::string(name()) + ": warp instruction without a decoded instruction");
+  const OpTiming& t = timing_.of(*wi.instr);
+  for (uint64_t& f : lane_free_) {
+    if (f <= now) {
+      f = now + t.initiation;
+      break;
+    }
+  }
+  active_.push_back(Entry{&wi, now + t.latency});
+  ++instructions_;
+  wake_owner();
+}
+
+bool ExecUnit::tick(uint64_t cycle) {
+  if (active_.empty()) {
+    blocked_.set(cycle + 1, false);
+    return false;
+  }
+  ++busy_cycles_;
+  uint32_t finished = 0;
+  for (;;) {
+    // Oldest finished first, then issue order (seq): deterministic.
+    std::size_t best = active_.size();
+    for (std::size_t i = 0; i < active_.size(); ++i) {
+      const Entry& e = active_[i];
+      if (e.ready > cycle) continue;
+      if (best == active_.size() || e.ready < active_[best].ready ||
+          (e.ready == active_[best].ready && e.wi->seq < active_[best].wi->seq))
+        best = i;
+    }
+    if (best == active_.size()) break;
+    if (!writeback_status->can_accept()) {
+      for (const Entry& e : active_) finished += e.ready <= cycle ? 1 : 0;
+      ++writeback_stall_cycles_;
+      break;
+    }
+    WarpInstruction* wi = active_[best].wi;
+    active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(best));
+    wi->complete_cycle = cycle;
+    out.send(*wi);
+  }
+  // Finished results that found no writeback room block the unit's input next cycle.
+  blocked_.set(cycle + 1, finished >= cfg_.result_buffer);
+  return !active_.empty();
+}
+
+std::string ExecUnit::state_dump() const {
+  if (active_.empty()) return {};
+  std::ostringstream os;
+  os << name() << ": " << active_.size() << " in flight:";
+  for (const Entry& e : active_) os << " [warp " << e.wi->warp << " seq " << e.wi->seq << " ready " << e.ready << "]";
+  return os.str();
+}
+
+}  // namespace gputlm::sm

@@ -1,0 +1,67 @@
+// One execution unit of an SM (SP, SFU, DP or INT; docs/blocks/exec.md): `width` issue
+// lanes, each taking a new instruction once the previous one's initiation interval has
+// passed; an instruction taken in cycle D is finished at D + latency (both from the
+// OpTimingTable) and sent to writeback from its tick of that cycle on, oldest finish
+// first, then issue order, while writeback has room. At most `result_buffer` finished
+// results wait for writeback; while that many wait the unit accepts nothing.
+//
+// Sockets: `in` (from the operand collector), `out` (to writeback); status: exports
+// UnitStatusIF, reads WritebackStatusIF through `writeback_status`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "core/clock/clock_domain.h"
+#include "core/stats/stats.h"
+#include "sm/exec/exec_config.h"
+#include "sm/exec/op_timing.h"
+#include "sm/exec/unit_status_if.h"
+#include "sm/pipeline_protocol.h"
+
+namespace gputlm::sm {
+
+class ExecUnit : public sc_core::sc_module, public PipelineStage, public UnitStatusIF {
+ public:
+  PipelineInSocket in;
+  PipelineOutSocket out;
+  sc_core::sc_export<UnitStatusIF> status_export;
+  sc_core::sc_port<WritebackStatusIF> writeback_status;
+
+  // Validates cfg (config::ConfigError naming "exec.<key>").
+  ExecUnit(sc_core::sc_module_name name, UnitType type, const ExecConfig& cfg, const ClockDomain& domain,
+           stats::Group& parent);
+
+  // UnitStatusIF
+  bool can_accept() const override;
+  UnitType unit_type() const override { return type_; }
+  // PipelineStage
+  bool tick(uint64_t cycle) override;
+  std::string state_dump() const override;
+
+  bool idle() const { return active_.empty(); }
+  const OpTimingTable& timing() const { return timing_; }
+  stats::Group& stats_group() { return stats_; }
+
+ private:
+  struct Entry {
+    WarpInstruction* wi = nullptr;
+    uint64_t ready = 0;
+  };
+  void receive(WarpInstruction& wi);
+
+  UnitType type_;
+  ExecConfig cfg_;
+  OpTimingTable timing_;
+  const ClockDomain& domain_;
+  std::vector<uint64_t> lane_free_;  // first cycle each lane accepts again
+  std::vector<Entry> active_;        // in the pipeline or finished and waiting for writeback
+  NextCycleFlag blocked_;            // result buffer full for the next cycle
+
+  stats::Group stats_;
+  stats::Counter instructions_, writeback_stall_cycles_, busy_cycles_;
+};
+
+}  // namespace gputlm::sm

@@ -1,0 +1,87 @@
+// The (opcode, type) -> latency / initiation interval table; see op_timing.h.
+#include "sm/exec/op_timing.h"
+
+#include "core/config/config_source.h"
+
+namespace gputlm::sm {
+
+void ExecConfig::validate(const std::string& key_prefix) const {
+  const std::string p = key_prefix.empty() ? "" : key_prefix + ".";
+  auto five = [&](const std::vector<uint32_t>& v, const char* key) {
+    if (v.size() != 5)
+      throw config::ConfigError("key '" + p + key + "': needs 5 entries (ADD,MAX,MUL,MAD,DIV), got " +
+                                std::to_string(v.size()));
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (v[i] == 0) throw config::ConfigError("key '" + p + key + "[" + std::to_string(i) + "]': must be at least 1");
+  };
+  five(latency_int, "latency_int");
+  five(initiation_int, "initiation_int");
+  five(latency_fp, "latency_fp");
+  five(initiation_fp, "initiation_fp");
+  five(latency_dp, "latency_dp");
+  five(initiation_dp, "initiation_dp");
+  if (sp_units == 0) throw config::ConfigError("key '" + p + "sp_units': at least one SP unit is needed");
+  if (sfu_units == 0) throw config::ConfigError("key '" + p + "sfu_units': at least one SFU unit is needed");
+  if (width == 0 || result_buffer == 0 || writeback_ports == 0 || writeback_buffer == 0 || latency_sfu == 0 ||
+      initiation_sfu == 0 || latency_other == 0 || initiation_other == 0)
+    throw config::ConfigError("key '" + p + "': width, result_buffer, writeback_ports, writeback_buffer and the "
+                              "sfu/other latencies and intervals must be at least 1");
+}
+
+LatencyColumn latency_column(isa::Opcode op) {
+  using isa::Opcode;
+  switch (op) {
+    case Opcode::Add: case Opcode::Sub: case Opcode::Addc: case Opcode::Subc:
+      return LatencyColumn::Add;
+    case Opcode::Min: case Opcode::Max:
+      return LatencyColumn::Max;
+    case Opcode::Mul: case Opcode::Mul24:
+      return LatencyColumn::Mul;
+    case Opcode::Mad: case Opcode::Mad24: case Opcode::Madc: case Opcode::Fma:
+      return LatencyColumn::Mad;
+    case Opcode::Div: case Opcode::Rem:
+      return LatencyColumn::Div;
+    case Opcode::Sqrt: case Opcode::Rsqrt: case Opcode::Rcp: case Opcode::Sin: case Opcode::Cos:
+    case Opcode::Lg2: case Opcode::Ex2: case Opcode::Tanh:
+      return LatencyColumn::Sfu;
+    default:
+      return LatencyColumn::Other;
+  }
+}
+
+LatencyTable latency_table(isa::ScalarType t) {
+  using isa::ScalarType;
+  switch (t) {
+    case ScalarType::F64: return LatencyTable::Dp;
+    case ScalarType::F32: case ScalarType::F16: case ScalarType::F16x2: case ScalarType::BF16:
+    case ScalarType::BF16x2:
+      return LatencyTable::Fp;
+    default: return LatencyTable::Int;
+  }
+}
+
+OpTimingTable::OpTimingTable(const ExecConfig& cfg) {
+  cfg.validate("exec");
+  for (std::size_t op = 0; op < table_.size(); ++op) {
+    const LatencyColumn col = latency_column(static_cast<isa::Opcode>(op));
+    for (std::size_t t = 0; t < 3; ++t) {
+      OpTiming& ot = table_[op][t];
+      if (col == LatencyColumn::Sfu) {
+        ot = {cfg.latency_sfu, cfg.initiation_sfu};
+      } else if (col == LatencyColumn::Other) {
+        ot = {cfg.latency_other, cfg.initiation_other};
+      } else {
+        const std::size_t c = static_cast<std::size_t>(col);
+        const auto table = static_cast<LatencyTable>(t);
+        const auto& lat = table == LatencyTable::Dp ? cfg.latency_dp : table == LatencyTable::Fp ? cfg.latency_fp
+                                                                                                  : cfg.latency_int;
+        const auto& ii = table == LatencyTable::Dp ? cfg.initiation_dp
+                         : table == LatencyTable::Fp ? cfg.initiation_fp
+                                                     : cfg.initiation_int;
+        ot = {lat[c], ii[c]};
+      }
+    }
+  }
+}
+
+}  // namespace gputlm::sm

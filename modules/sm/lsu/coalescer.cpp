@@ -1,0 +1,95 @@
+// Coalescing per warp part and line (GPGPU-Sim memory_coalescing_arch_13 and its
+// atomic variant); see coalescer.h.
+#include "sm/lsu/coalescer.h"
+
+#include <algorithm>
+
+#include "core/config/config_source.h"
+
+namespace gputlm::sm {
+
+namespace {
+[[noreturn]] void bad(const std::string& prefix, const char* key, const std::string& what) {
+  throw config::ConfigError("key '" + (prefix.empty() ? std::string() : prefix + ".") + key + "': " + what);
+}
+bool pow2(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
+}  // namespace
+
+void CoalescerConfig::validate(const std::string& p) const {
+  if (!pow2(line_size) || line_size > kMaxLineBytes)
+    bad(p, "line_size", "must be a power of two <= " + std::to_string(kMaxLineBytes) + ", got " +
+                            std::to_string(line_size));
+  if (!pow2(sector_size) || sector_size > line_size)
+    bad(p, "sector_size", "must be a power of two <= line_size " + std::to_string(line_size) + ", got " +
+                              std::to_string(sector_size));
+  if (line_size / sector_size > 32)
+    bad(p, "sector_size", "at most 32 sectors per line (sector mask is 32 bits), got " +
+                              std::to_string(line_size / sector_size));
+  if (!pow2(warp_parts) || warp_parts > 32) bad(p, "warp_parts", "must be a power of two <= 32");
+  if (!pow2(atomic_warp_parts) || atomic_warp_parts > 32) bad(p, "atomic_warp_parts", "must be a power of two <= 32");
+}
+
+Coalescer::Coalescer(const CoalescerConfig& cfg, const std::string& key_prefix) : cfg_(cfg) {
+  cfg_.validate(key_prefix);
+}
+
+void Coalescer::coalesce(const LaneAccess* pieces, std::size_t n, uint32_t warp_size,
+                         std::vector<LineRequest>& out) const {
+  group(pieces, n, warp_size, cfg_.warp_parts, false, out);
+}
+
+void Coalescer::coalesce_atomic(const LaneAccess* pieces, std::size_t n, uint32_t warp_size,
+                                std::vector<LineRequest>& out) const {
+  group(pieces, n, warp_size, cfg_.atomic_warp_parts, true, out);
+}
+
+void Coalescer::group(const LaneAccess* pieces, std::size_t n, uint32_t warp_size, uint32_t parts, bool atomic,
+                      std::vector<LineRequest>& out) const {
+  out.clear();
+  const uint32_t part_lanes = std::max<uint32_t>(1, warp_size / parts);
+  const uint64_t line = cfg_.line_size;
+  for (uint32_t part = 0; part < parts; ++part) {
+    const std::size_t part_begin = out.size();
+    const uint32_t lane_lo = part * part_lanes, lane_hi = lane_lo + part_lanes;
+    for (std::size_t i = 0; i < n; ++i) {
+      const LaneAccess& a = pieces[i];
+      if (a.lane < lane_lo || a.lane >= lane_hi || a.bytes == 0) continue;
+      uint64_t addr = a.address;
+      uint64_t left = a.bytes;
+      while (left > 0) {  // split at line boundaries (misaligned pieces)
+        const uint64_t base = addr & ~(line - 1);
+        const uint32_t off = static_cast<uint32_t>(addr - base);
+        const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(left, line - off));
+        std::bitset<kMaxLineBytes> bytes;
+        for (uint32_t b = 0; b < len; ++b) bytes.set(off + b);
+        LineRequest* req = nullptr;
+        for (std::size_t k = part_begin; k < out.size() && !req; ++k)
+          if (out[k].line_address == base && (!atomic || (out[k].byte_mask & bytes).none())) req = &out[k];
+        if (!req) {
+          out.emplace_back();
+          req = &out.back();
+          req->line_address = base;
+        }
+        req->byte_mask |= bytes;
+        req->lane_mask |= 1u << a.lane;
+        for (uint32_t s = off / cfg_.sector_size; s <= (off + len - 1) / cfg_.sector_size; ++s)
+          req->sector_mask |= 1u << s;
+        addr += len;
+        left -= len;
+      }
+    }
+    // Stable insertion sort by line address (creation order kept within a line; no
+    // allocation, as std::stable_sort may allocate).
+    for (std::size_t i = part_begin + 1; i < out.size(); ++i) {
+      LineRequest r = out[i];
+      std::size_t j = i;
+      while (j > part_begin && out[j - 1].line_address > r.line_address) {
+        out[j] = out[j - 1];
+        --j;
+      }
+      out[j] = r;
+    }
+  }
+}
+
+}  // namespace gputlm::sm

@@ -1,0 +1,83 @@
+// The LSU's coalescer (GPGPU-Sim 3.x semantics for sm_2x, docs/blocks/lsu.md): the
+// per-lane pieces of one warp memory instruction are grouped, per warp part, into one
+// request per cache line, with the 32 B sectors, the bytes and the lanes each request
+// serves. Atomics follow GPGPU-Sim's memory_coalescing_arch_13_atomic: within a warp
+// part and a line, lanes whose bytes overlap need separate requests (each atomic
+// operation on a word is serialised).
+#pragma once
+
+#include <bitset>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/config/params.h"
+
+namespace gputlm::sm {
+
+// One piece of a warp's access: `bytes` contiguous bytes at `address` touched by `lane`.
+struct LaneAccess {
+  uint64_t address = 0;
+  uint32_t bytes = 0;
+  uint8_t lane = 0;
+};
+
+// Bytes of a line a request can describe (MemExtension::byte_mask).
+inline constexpr uint32_t kMaxLineBytes = 128;
+
+// One request of a coalesced warp access.
+struct LineRequest {
+  uint64_t line_address = 0;         // aligned to the line size
+  uint32_t sector_mask = 0;          // bit i: sector i of the line is touched
+  std::bitset<kMaxLineBytes> byte_mask;  // bytes of the line touched
+  uint32_t lane_mask = 0;            // lanes served by this request
+};
+
+struct CoalescerConfig {
+  uint32_t line_size = 128;
+  uint32_t sector_size = 32;
+  uint32_t warp_parts = 1;
+  uint32_t atomic_warp_parts = 2;
+
+  template <class V>
+  void visit(V& v) {
+    v.param("line_size", line_size,
+            "bytes per coalesced request (the L1D line; GPGPU-Sim sm_2x: 128 B segments for >= 4 B accesses)",
+            config::power_of_two(4));
+    v.param("sector_size", sector_size, "bytes per sector of the request's sector mask (32 B chunks)",
+            config::power_of_two(1));
+    v.param("warp_parts", warp_parts,
+            "loads/stores are coalesced separately per warp part (1 = whole warp, sm_2x; 2 = half warps, sm_1x)",
+            config::power_of_two(1));
+    v.param("atomic_warp_parts", atomic_warp_parts,
+            "atomics are coalesced per warp part (GPGPU-Sim: half warps, 2)", config::power_of_two(1));
+  }
+  // Throws config::ConfigError naming `key_prefix`.<key>.
+  void validate(const std::string& key_prefix) const;
+};
+
+class Coalescer {
+ public:
+  // Validates cfg (config::ConfigError naming `key_prefix`).
+  explicit Coalescer(const CoalescerConfig& cfg, const std::string& key_prefix = "coalescer");
+
+  // Loads and stores: one request per (warp part, line); a piece crossing a line
+  // boundary is split. Requests are ordered by warp part, then by line address. `out`
+  // is cleared first (its capacity is reused: no allocation in steady state).
+  void coalesce(const LaneAccess* pieces, std::size_t n, uint32_t warp_size, std::vector<LineRequest>& out) const;
+  // Atomics: as coalesce, but a piece whose bytes overlap those of every request of its
+  // line in its warp part opens a new request; order: warp part, line, creation.
+  void coalesce_atomic(const LaneAccess* pieces, std::size_t n, uint32_t warp_size,
+                       std::vector<LineRequest>& out) const;
+
+  const CoalescerConfig& config() const { return cfg_; }
+  uint64_t line_of(uint64_t address) const { return address & ~static_cast<uint64_t>(cfg_.line_size - 1); }
+
+ private:
+  void group(const LaneAccess* pieces, std::size_t n, uint32_t warp_size, uint32_t parts, bool atomic,
+             std::vector<LineRequest>& out) const;
+  CoalescerConfig cfg_;
+};
+
+}  // namespace gputlm::sm
