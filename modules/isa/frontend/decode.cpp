@@ -79,6 +79,12 @@ const SregName kSregs[] = {
 };
 }  // namespace
 
+bool is_known_opcode(std::string_view name) {
+  for (const OpName& n : kOpNames)
+    if (name == n.name) return true;
+  return false;
+}
+
 void Decoder::run() {
   Opcode op = Opcode::Count_;
   for (const OpName& n : kOpNames)

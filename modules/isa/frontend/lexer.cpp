@@ -45,7 +45,9 @@ class Lexer {
       }
       size_t start = pos_;
       char c = src_[pos_];
-      if (c == '.' && pos_ + 1 < src_.size() && is_digit(src_[pos_ + 1])) {
+      // ".5" is a number, but "tex.2d" is a modifier: a dot glued to a name is a Dot.
+      bool glued = pos_ > 0 && is_ident_char(src_[pos_ - 1]);
+      if (c == '.' && !glued && pos_ + 1 < src_.size() && is_digit(src_[pos_ + 1])) {
         lex_number(t);
       } else if (c == '.') {
         advance();

@@ -284,6 +284,8 @@ void Parser::parse_instruction(const Token* guard_tok, std::string_view guard, b
   raw.guard = guard;
   raw.guard_neg = guard_neg;
   raw.op_tok = &expect_ident("an instruction opcode");
+  if (!is_known_opcode(raw.op_tok->text))
+    fail(raw.op_tok, "unknown or unsupported instruction '" + std::string(raw.op_tok->text) + "'");
   const Token* first = guard_tok ? &toks_[static_cast<size_t>(guard_tok - toks_.data()) - 1 - (guard_neg ? 1 : 0)]
                                  : raw.op_tok;
   while (peek().kind == TokKind::Dot) {

@@ -66,6 +66,10 @@ class DecodeContext {
   [[noreturn]] void fail(const Token* at, const std::string& message) const;
 };
 
+// True if `name` is an opcode the decoder knows (checked before operands are parsed so
+// that unsupported instructions are reported at the opcode).
+bool is_known_opcode(std::string_view name);
+
 // Decodes `raw` into `out` (which is code[instr_index] of the current function).
 void decode_instruction(const RawInstruction& raw, uint32_t instr_index, DecodeContext& ctx,
                         Instruction& out);
