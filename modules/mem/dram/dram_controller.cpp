@@ -99,6 +99,8 @@ bool DramController::tick(uint64_t n) {
 
   // Nothing happened this cycle: sleep until the first cycle something can.
   uint64_t next = kNever;
+  // An event that arrived during this edge (before or after this tick ran) is seen next edge.
+  if (!events_.empty()) next = n + 1;
   if (!data_.empty()) next = std::min(next, data_.head_ready_cycle());
   if (!responding_ && !returns_.empty()) next = std::min(next, returns_.head_ready_cycle());
   for (uint32_t j = 0; j < banks_.size(); ++j) {

@@ -44,6 +44,13 @@ class RouteTable {
     return value;
   }
 
+  // The value of an entry that must exist.
+  uint32_t at(const tlm::tlm_generic_payload* gp, const std::string& who) const {
+    for (std::size_t i = home(gp); slots_[i].key != nullptr; i = (i + 1) & mask_)
+      if (slots_[i].key == gp) return slots_[i].value;
+    throw std::runtime_error(who + ": unknown transaction");
+  }
+
   bool contains(const tlm::tlm_generic_payload* gp) const {
     for (std::size_t i = home(gp); slots_[i].key != nullptr; i = (i + 1) & mask_)
       if (slots_[i].key == gp) return true;

@@ -1,0 +1,316 @@
+// Testbench of the DRAM controller: scripted driver -> protocol checker -> DRAM channel,
+// with the DRAM timing checker on in every test. Exact-cycle assertions come from the
+// timing parameters (DramReference documents the formulas).
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <systemc>
+
+#include "core/config/config_source.h"
+#include "core/stats/stats.h"
+#include "core/tlm/protocol_checker.h"
+#include "dram_reference.h"
+#include "mem/dram/dram_controller.h"
+#include "scripted_initiator.h"
+
+using namespace gputlm;
+
+namespace {
+
+struct DramBench {
+  ClockDomain clk = ClockDomain::from_mhz("dram", 924.0);  // GTX480 DRAM command clock
+  stats::Group root{"tb"};
+  std::unique_ptr<tb::ScriptedInitiator> driver;
+  std::unique_ptr<ProtocolChecker> checker;
+  std::unique_ptr<DramController> dram;
+
+  DramBench(DramConfig cfg, std::vector<tb::ScriptedRequest> script, tb::InitiatorOptions opt = {}) {
+    cfg.timing_checker = true;
+    driver = std::make_unique<tb::ScriptedInitiator>("driver", clk, std::move(script), opt);
+    checker = std::make_unique<ProtocolChecker>("checker");
+    dram = std::make_unique<DramController>("dram", cfg, clk, root);
+    dram->record_commands(true);
+    driver->out.bind(checker->in);
+    checker->out.bind(dram->in);
+  }
+  void run(uint64_t max_cycles = 2'000'000) {
+    while (!driver->done() && clk.now() < max_cycles) sc_core::sc_start(clk.period() * 1000);
+    sc_core::sc_start(clk.period() * 100);  // let the last END_RESPs settle
+    REQUIRE(driver->done());
+    checker->check_quiescent();
+    REQUIRE(checker->violations().empty());
+    dram->update_stats();
+  }
+  uint64_t cycle(const sc_core::sc_time& t) const { return clk.cycle_at(t); }
+  // The DRAM sees a request sent at driver cycle s at its next edge (same clock): s + 1.
+  uint64_t arrival(std::size_t i) const { return cycle(driver->records()[i].sent) + 1; }
+  uint64_t response(std::size_t i) const { return cycle(driver->records()[i].responded); }
+};
+
+// A line-aligned channel address of (bank, row, line within the row).
+uint64_t addr(const DramConfig& cfg, uint32_t bank, uint64_t row, uint64_t line = 0) {
+  // The default mapping's column field has 2 bits inside a 128 B line, so line k is column 4k.
+  return DramAddressMapping(cfg.address_mapping, "dram.address_mapping").encode(DramCoordinates{bank, row, line * 4});
+}
+
+uint64_t splitmix(uint64_t& s) {
+  uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+TEST_CASE("dram: row miss, row hit and row conflict read latencies follow the timing parameters", "[dram]") {
+  DramConfig cfg;  // GTX480: tRCD=12 tRP=12 tCL=12 tCCD=2, 64 B atoms (2 per 128 B line), burst 2 cycles
+  const DramTimingConfig& t = cfg.timing;
+  const uint64_t burst = cfg.burst_cycles();
+  const uint64_t atoms = 128 / cfg.atom_bytes();
+  // Formulas (cycles from the request's arrival edge to BEGIN_RESP):
+  const uint64_t hit = (atoms - 1) * t.tCCD + t.tCL + burst;  // RD at arrival
+  const uint64_t miss = t.tRCD + hit;                          // ACT at arrival, RD tRCD later
+  const uint64_t conflict = t.tRP + miss;                      // PRE at arrival, ACT tRP later
+  REQUIRE(hit == 16);
+  REQUIRE(miss == 28);
+  REQUIRE(conflict == 40);
+  // miss (bank idle), hit (same row), conflict (other row, tRAS long satisfied), one at a time.
+  DramBench b(cfg, {{addr(cfg, 3, 7, 0), false, 128, 0},
+                    {addr(cfg, 3, 7, 1), false, 128, 0},
+                    {addr(cfg, 3, 9, 0), false, 128, 0}});
+  b.run();
+  REQUIRE(b.response(0) - b.arrival(0) == miss);
+  REQUIRE(b.response(1) - b.arrival(1) == hit);
+  REQUIRE(b.response(2) - b.arrival(2) == conflict);
+  // END_REQ at the arrival edge (the queue had room).
+  REQUIRE(b.cycle(b.driver->records()[0].accepted) == b.arrival(0));
+  REQUIRE(b.dram->row_misses() == 1);
+  REQUIRE(b.dram->row_hits() == 1);
+  REQUIRE(b.dram->row_conflicts() == 1);
+  // Command trace: ACT, RD, RD | RD, RD | PRE, ACT, RD, RD at the formula's cycles.
+  const auto& c = b.dram->commands();
+  REQUIRE(c.size() == 9);
+  REQUIRE(c[0].command == DramCommand::Activate);
+  REQUIRE(c[0].cycle == b.arrival(0));
+  REQUIRE(c[1].cycle == b.arrival(0) + t.tRCD);
+  REQUIRE(c[2].cycle == b.arrival(0) + t.tRCD + t.tCCD);
+  REQUIRE(c[5].command == DramCommand::Precharge);
+  REQUIRE(c[6].command == DramCommand::Activate);
+  REQUIRE(c[6].cycle == c[5].cycle + t.tRP);
+  REQUIRE(b.dram->checker()->commands_checked() == 9);
+}
+
+TEST_CASE("dram: a row conflict right after an activate waits for tRAS", "[dram]") {
+  DramConfig cfg;
+  const DramTimingConfig& t = cfg.timing;
+  // Two requests to different rows of one bank, back to back: the PRE must wait for
+  // ACT + tRAS, the next ACT for ACT + tRC.
+  DramBench b(cfg, {{addr(cfg, 0, 1), false, 64, 0}, {addr(cfg, 0, 2), false, 64, 0}}, {2, 0, 0.0, 1, 128});
+  b.run();
+  const auto& c = b.dram->commands();
+  REQUIRE(c.size() == 5);  // ACT RD PRE ACT RD
+  REQUIRE(c[2].command == DramCommand::Precharge);
+  REQUIRE(c[2].cycle == c[0].cycle + t.tRAS);
+  REQUIRE(c[3].cycle == std::max<uint64_t>(c[2].cycle + t.tRP, c[0].cycle + t.tRC));
+  REQUIRE(c[4].cycle == c[3].cycle + t.tRCD);
+}
+
+TEST_CASE("dram: frfcfs serves a younger row hit before an older row miss", "[dram]") {
+  DramConfig cfg;
+  cfg.scheduler = "frfcfs";
+  // A opens row 1; B (row 2) and C (row 1) queue while A is served: C hits the open row.
+  DramBench b(cfg, {{addr(cfg, 0, 1, 0), false, 128, 0}, {addr(cfg, 0, 2, 0), false, 128, 0},
+                    {addr(cfg, 0, 1, 1), false, 128, 0}},
+              {3, 0, 0.0, 1, 128});
+  b.run();
+  REQUIRE(b.driver->response_sequence() == std::vector<std::size_t>{0, 2, 1});
+  REQUIRE(b.dram->row_hits() == 1);
+  REQUIRE(b.dram->row_misses() == 1);
+  REQUIRE(b.dram->row_conflicts() == 1);
+}
+
+TEST_CASE("dram: fifo serves requests in arrival order (no row-hit reordering)", "[dram]") {
+  DramConfig cfg;
+  cfg.scheduler = "fifo";
+  DramBench b(cfg, {{addr(cfg, 0, 1, 0), false, 128, 0}, {addr(cfg, 0, 2, 0), false, 128, 0},
+                    {addr(cfg, 0, 1, 1), false, 128, 0}},
+              {3, 0, 0.0, 1, 128});
+  b.run();
+  REQUIRE(b.driver->response_sequence() == std::vector<std::size_t>{0, 1, 2});
+  REQUIRE(b.dram->row_hits() == 0);
+  REQUIRE(b.dram->row_conflicts() == 2);
+}
+
+TEST_CASE("dram: a full request queue withholds END_REQ until a bank takes a request", "[dram]") {
+  DramConfig cfg;
+  cfg.queue_size = 2;
+  const DramTimingConfig& t = cfg.timing;
+  // All to bank 0, row 0: A goes to the bank at once, B and C fill the queue, D waits.
+  std::vector<tb::ScriptedRequest> s;
+  for (uint64_t i = 0; i < 4; ++i) s.push_back({addr(cfg, 0, 0, i), false, 128, 0});
+  DramBench b(cfg, s, {4, 0, 0.0, 1, 128});
+  b.run();
+  const auto& r = b.driver->records();
+  const uint64_t a0 = b.arrival(0);
+  // A: ACT at a0, RDs at a0+tRCD and a0+tRCD+tCCD; the bank is free after its last RD,
+  // so B leaves the queue at the next cycle and D is accepted one cycle later (a tick
+  // accepts before it assigns banks).
+  const uint64_t b_assigned = a0 + t.tRCD + t.tCCD + 1;
+  REQUIRE(b.cycle(r[3].accepted) == b_assigned + 1);
+  REQUIRE(b.cycle(r[2].accepted) < b_assigned);
+  REQUIRE(b.root.find("dram.queue_full")->scalar(stats::View::Total) == 1);
+  REQUIRE(b.driver->response_sequence() == std::vector<std::size_t>{0, 1, 2, 3});
+}
+
+TEST_CASE("dram: the minimum-latency knob delays responses to arrival + min_latency", "[dram]") {
+  DramConfig cfg;
+  cfg.min_latency = 200;  // 001 ch.5 default (expressed here in DRAM cycles)
+  DramBench b(cfg, {{addr(cfg, 5, 3), false, 128, 0}, {addr(cfg, 5, 3, 1), false, 128, 0}});
+  b.run();
+  REQUIRE(b.response(0) - b.arrival(0) == 200);
+  REQUIRE(b.response(1) - b.arrival(1) == 200);
+}
+
+TEST_CASE("dram: serialized random reads and writes complete exactly when the reference model says", "[dram]") {
+  DramConfig cfg;
+  uint64_t seed = 42;
+  std::vector<tb::ScriptedRequest> s;
+  for (int i = 0; i < 300; ++i) {
+    const uint32_t bank = static_cast<uint32_t>(splitmix(seed) % 4);
+    const uint64_t row = splitmix(seed) % 3;
+    const bool write = splitmix(seed) % 3 == 0;
+    const uint32_t bytes = splitmix(seed) % 2 ? 128 : 32;
+    s.push_back({addr(cfg, bank, row, splitmix(seed) % 8), write, bytes, 0});
+  }
+  DramBench b(cfg, s);
+  b.run();
+  tb::DramReference ref(cfg);
+  DramAddressMapping m(cfg.address_mapping, "m");
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const DramCoordinates c = m.decode(s[i].address);
+    INFO("request " << i);
+    REQUIRE(b.response(i) == ref.serve(b.arrival(i), c.bank, c.row, s[i].write, s[i].bytes));
+  }
+}
+
+TEST_CASE("dram: random concurrent traffic with random back-pressure keeps the timing checker clean", "[dram]") {
+  for (const char* policy : {"frfcfs"}) {
+    DramConfig cfg;
+    cfg.scheduler = policy;
+    cfg.return_queue_size = 4;
+    uint64_t seed = 7;
+    std::vector<tb::ScriptedRequest> s;
+    for (int i = 0; i < 3000; ++i)
+      s.push_back({addr(cfg, static_cast<uint32_t>(splitmix(seed) % 16), splitmix(seed) % 4, splitmix(seed) % 16),
+                   splitmix(seed) % 4 == 0, 128, static_cast<uint64_t>(i) * 3});
+    DramBench b(cfg, s, {24, 20, 0.3, 9, 128});
+    b.run();
+    const auto* st = &b.root;
+    const double reads = st->find("dram.reads")->scalar(stats::View::Total);
+    const double writes = st->find("dram.writes")->scalar(stats::View::Total);
+    REQUIRE(reads + writes == 3000);
+    REQUIRE(b.dram->row_hits() + b.dram->row_misses() + b.dram->row_conflicts() == 3000);
+    REQUIRE(b.dram->row_hits() > 0);
+    REQUIRE(b.dram->checker()->commands_checked() == b.dram->commands().size());
+    REQUIRE(b.dram->bandwidth_utilization() > 0.0);
+    REQUIRE(b.dram->bandwidth_utilization() <= 1.0);
+    REQUIRE(b.dram->requests_held() == 0);
+  }
+}
+
+TEST_CASE("dram: fifo under random traffic keeps the timing checker clean and answers in order", "[dram]") {
+  DramConfig cfg;
+  cfg.scheduler = "fifo";
+  uint64_t seed = 11;
+  std::vector<tb::ScriptedRequest> s;
+  for (int i = 0; i < 1500; ++i)
+    s.push_back({addr(cfg, static_cast<uint32_t>(splitmix(seed) % 16), splitmix(seed) % 4, splitmix(seed) % 16),
+                 splitmix(seed) % 4 == 0, 128, 0});
+  DramBench b(cfg, s, {16, 10, 0.2, 3, 128});
+  b.run();
+  // One bank at a time from the queue head; per bank the order is the arrival order.
+  const auto& seq = b.driver->response_sequence();
+  DramAddressMapping m(cfg.address_mapping, "m");
+  std::vector<int64_t> last(16, -1);
+  for (std::size_t k : seq) {
+    const uint32_t bank = m.decode(s[k].address).bank;
+    REQUIRE(static_cast<int64_t>(k) > last[bank]);
+    last[bank] = static_cast<int64_t>(k);
+  }
+}
+
+TEST_CASE("dram: the timing checker catches a deliberately broken command sequence", "[dram]") {
+  DramConfig cfg;
+  const DramTimingConfig& t = cfg.timing;
+  auto expect = [&](std::vector<DramCommandRecord> seq, const std::string& constraint) {
+    DramTimingChecker chk(cfg, "chk");
+    for (std::size_t i = 0; i + 1 < seq.size(); ++i) chk.observe(seq[i].command, seq[i].bank, seq[i].row, seq[i].cycle);
+    const auto& last = seq.back();
+    try {
+      chk.observe(last.command, last.bank, last.row, last.cycle);
+      FAIL("no violation reported for " << constraint);
+    } catch (const DramTimingViolation& e) {
+      INFO(e.what());
+      REQUIRE(std::string(e.what()).find("(" + constraint) != std::string::npos);
+    }
+  };
+  using C = DramCommand;
+  expect({{C::Activate, 0, 1, 0}, {C::Read, 0, 1, t.tRCD - 1}}, "tRCD");
+  expect({{C::Activate, 0, 1, 0}, {C::Precharge, 0, 0, t.tRAS - 1}}, "tRAS");
+  expect({{C::Activate, 0, 1, 0}, {C::Precharge, 0, 0, t.tRAS}, {C::Activate, 0, 2, t.tRAS + t.tRP - 1}}, "tRP");
+  expect({{C::Activate, 0, 1, 0}, {C::Activate, 1, 1, t.tRRD - 1}}, "tRRD");
+  expect({{C::Activate, 0, 1, 0}, {C::Activate, 1, 1, 20}, {C::Read, 0, 1, 40}, {C::Read, 1, 1, 40 + t.tCCD - 1}},
+         "tCCD");
+  expect({{C::Activate, 0, 1, 0}, {C::Write, 0, 1, 20}, {C::Precharge, 0, 0, 20 + t.tWL + 2 + t.tWR - 1}}, "tWR");
+  expect({{C::Activate, 0, 1, 0}, {C::Write, 0, 1, 20}, {C::Read, 0, 1, 20 + t.tWL + 2 + t.tCDLR - 1}}, "tWTR");
+  expect({{C::Activate, 0, 1, 0}, {C::Read, 0, 2, 30}}, "bank state");
+  expect({{C::Read, 0, 1, 30}}, "bank state");
+  expect({{C::Activate, 0, 1, 0}, {C::Activate, 0, 1, 100}}, "bank state");
+  expect({{C::Activate, 0, 1, 10}, {C::Activate, 1, 1, 10}}, "command bus");
+  {
+    // tRC binds only when tRAS + tRP < tRC.
+    DramConfig longrc = cfg;
+    longrc.timing.tRC = t.tRAS + t.tRP + 5;
+    DramTimingChecker chk(longrc, "chk");
+    chk.observe(C::Activate, 0, 1, 0);
+    chk.observe(C::Precharge, 0, 0, t.tRAS);
+    REQUIRE_THROWS_WITH(chk.observe(C::Activate, 0, 2, t.tRAS + t.tRP), Catch::Contains("(tRC)"));
+  }
+  // A data-bus overlap with a deliberately short tCCD.
+  DramConfig shortccd = cfg;
+  shortccd.timing.tCCD = 1;
+  DramTimingChecker chk(shortccd, "chk");
+  chk.observe(C::Activate, 0, 1, 0);
+  chk.observe(C::Read, 0, 1, 20);
+  REQUIRE_THROWS_WITH(chk.observe(C::Read, 0, 1, 21), Catch::Contains("data bus"));
+}
+
+TEST_CASE("dram: an idle channel costs no activations", "[dram]") {
+  DramConfig cfg;
+  DramBench b(cfg, {{addr(cfg, 1, 1), false, 128, 0}});
+  sc_core::sc_start(b.clk.period() * 5000);
+  REQUIRE(b.driver->done());
+  const uint64_t busy = b.dram->process().activations();
+  REQUIRE(busy > 0);
+  REQUIRE(busy < 16);  // a sleeping controller wakes only when a command can issue
+  sc_core::sc_start(b.clk.period() * 100000);
+  REQUIRE(b.dram->process().activations() == busy);
+}
+
+TEST_CASE("dram: bad configurations are rejected naming the key", "[dram]") {
+  DramConfig cfg;
+  cfg.address_mapping = "RRRR.BBXB.CCCCSSSS";
+  REQUIRE_THROWS_WITH(cfg.validate("gpu.dram"), Catch::Contains("gpu.dram.address_mapping") && Catch::Contains("'X'"));
+  DramConfig c2;
+  c2.banks = 8;
+  REQUIRE_THROWS_WITH(c2.validate("gpu.dram"), Catch::Contains("gpu.dram.address_mapping") && Catch::Contains("banks = 8"));
+  DramConfig c3;
+  c3.burst_length = 6;
+  REQUIRE_THROWS_AS(c3.validate("gpu.dram"), config::ConfigError);
+  auto src = config::ConfigSource::from_json(nlohmann::json{{"dram", {{"timing", {{"tRCD", 0}}}}}}, "t.json");
+  DramConfig c4;
+  REQUIRE_THROWS_WITH(config::read(src, c4, "dram"), Catch::Contains("dram.timing.tRCD"));
+  auto src2 = config::ConfigSource::from_json(nlohmann::json{{"dram", {{"scheduler", "lifo"}}}}, "t.json");
+  REQUIRE_THROWS_WITH(config::read(src2, c4, "dram"), Catch::Contains("dram.scheduler"));
+  REQUIRE(config::list(DramConfig{}).size() > 15);
+}
