@@ -1,0 +1,170 @@
+// The load/store unit of an SM (docs/blocks/lsu.md).
+//
+// An instruction dispatched in cycle D enters the LSU's latch; from D+1 the LSU turns
+// the functional model's per-lane addresses (WarpInstruction::result.mem) into work:
+//  * shared lanes: bank cycles = SharedMemoryBanks::cycles (conflict replays); the
+//    latch is busy for them and the result is ready `shared_memory.latency` cycles after
+//    the last one;
+//  * global and local lanes (local through LocalMemoryMap): line requests from the
+//    Coalescer to the L1D (`l1d`); atomics are coalesced per half warp and sent as
+//    AccessKind::Atomic, which the L1D (write-evict) writes through to L2 without
+//    allocating - GPGPU-Sim's L1 bypass for atomics;
+//  * const and param lanes: one request per distinct constant-cache line to `l1c`, and
+//    the latch is busy one extra cycle per further distinct word (the constant cache
+//    serves one address per cycle);
+//  * texture lanes: one request per distinct texture line to `l1t`.
+// At most requests_per_cycle requests leave per cycle, in order. An L1 that refuses a
+// request (TLM_COMPLETED with MemExtension status ReservationFail or Nack) is handled by
+// the re-execution queue policy; with "none" the request stays at the head and is
+// retried every cycle (lsu_sat_stall_cycles). An L1 that withholds END_REQ blocks the
+// LSU until it comes. When all requests have left, the latch takes the next instruction.
+// A load (or an atomic with a destination) goes to writeback in the tick that processes
+// its last response (a response received in cycle R is processed at R+1); stores and
+// reductions go to writeback once all their requests were accepted; their
+// acknowledgements only count pending_stores().
+//
+// Sockets: `in` (from the operand collector's Mem port), `out` (to writeback), `l1d`,
+// `l1c`, `l1t` (base protocol, line requests with a MemExtension); status: exports
+// UnitStatusIF, reads WritebackStatusIF; `l1d_status` (optional) gives the re-execution
+// policy the L1D's saturation flag and MSHR occupancy.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
+
+#include "core/clock/clock_domain.h"
+#include "core/clock/input_buffer.h"
+#include "core/stats/stats.h"
+#include "core/tlm/payload_pool.h"
+#include "mem/cache/cache_types.h"
+#include "sm/exec/unit_status_if.h"
+#include "sm/lsu/coalescer.h"
+#include "sm/lsu/local_memory_map.h"
+#include "sm/lsu/lsu_config.h"
+#include "sm/lsu/reexec_queue.h"
+#include "sm/lsu/shared_memory_banks.h"
+#include "sm/pipeline_protocol.h"
+
+namespace gputlm::sm {
+
+// Where the LSU sits: its SM and the SM's thread slots (for the local-memory map).
+struct LsuPlacement {
+  uint32_t sm = 0;
+  uint32_t num_sms = 1;
+  uint32_t threads_per_sm = 1536;
+  uint32_t warp_size = 32;
+};
+
+// Malformed input to the LSU (a memory access the LSU cannot place).
+class LsuError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF {
+ public:
+  PipelineInSocket in;
+  PipelineOutSocket out;
+  sc_core::sc_export<UnitStatusIF> status_export;
+  sc_core::sc_port<WritebackStatusIF> writeback_status;
+  tlm_utils::simple_initiator_socket_tagged<Lsu> l1d, l1c, l1t;
+  sc_core::sc_port<mem::CacheStatusIF, 1, sc_core::SC_ZERO_OR_MORE_BOUND> l1d_status;
+
+  // Validates cfg (config::ConfigError naming "lsu.<key>").
+  Lsu(sc_core::sc_module_name name, const LsuConfig& cfg, const LsuPlacement& placement, const ClockDomain& domain,
+      stats::Group& parent);
+  ~Lsu() override;
+
+  // UnitStatusIF: the latch is free (inside the SM the LSU ticks before the operand
+  // collector, so a latch freed in cycle t takes the next instruction in t), an
+  // in-flight slot is free, and the re-execution queue does not block new work.
+  bool can_accept() const override;
+  UnitType unit_type() const override { return UnitType::Mem; }
+  // PipelineStage
+  bool tick(uint64_t cycle) override;
+  std::string state_dump() const override;
+
+  // Store / reduction requests of `warp` sent and not yet acknowledged (membar, exit).
+  uint32_t pending_stores(uint32_t warp) const { return warp < pending_stores_.size() ? pending_stores_[warp] : 0; }
+  const ReexecQueueIF& reexec_queue() const { return *queue_; }
+  bool idle() const;
+  stats::Group& stats_group() { return stats_; }
+
+ private:
+  struct Link;  // per-payload: slot, port, whether it carries data
+  struct Slot {
+    WarpInstruction* wi = nullptr;
+    uint32_t unsent = 0;        // requests not yet accepted by an L1
+    uint32_t pending = 0;       // accepted data requests not yet answered
+    uint64_t bank_ready = 0;    // shared part: result ready at this cycle (0: none)
+    bool needs_data = false;
+    bool in_latch = false;
+  };
+  struct Event {
+    tlm::tlm_generic_payload* gp = nullptr;
+    bool end_req = false;  // END_REQ; otherwise BEGIN_RESP
+  };
+  enum class SendResult { Accepted, Deferred, Rejected };
+
+  void receive(WarpInstruction& wi);
+  void end_of_elaboration() override;
+  tlm::tlm_sync_enum nb_transport_bw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  void process_events(uint64_t cycle);
+  void prepare(uint64_t cycle);
+  void build_requests(const WarpInstruction& wi, uint32_t slot, uint64_t cycle);
+  void add_requests(const std::vector<LineRequest>& lines, L1Port port, uint32_t line_size, MemSpace space,
+                    AccessKind kind, const WarpInstruction& wi, uint32_t slot);
+  void send_requests(uint64_t cycle);
+  SendResult send(const LsuRequest& r, uint64_t cycle);
+  void accepted(tlm::tlm_generic_payload& gp);
+  void answered(tlm::tlm_generic_payload& gp);
+  void rejected(tlm::tlm_generic_payload& gp);
+  void complete(uint64_t cycle);
+  tlm_utils::simple_initiator_socket_tagged<Lsu>& socket(L1Port p);
+
+  LsuConfig cfg_;
+  LsuPlacement place_;
+  const ClockDomain& domain_;
+  Coalescer global_coalescer_, const_coalescer_, texture_coalescer_;
+  SharedMemoryBanks shared_;
+  LocalMemoryMap local_map_;
+  std::unique_ptr<ReexecQueueIF> queue_;
+  PayloadPool pool_;
+
+  std::vector<Slot> slots_;
+  uint32_t free_slots_;
+  WarpInstruction* latch_ = nullptr;
+  uint64_t latch_arrival_ = 0;
+  bool latch_prepared_ = false;
+  uint32_t latch_slot_ = 0;
+  uint64_t latch_send_from_ = 0;   // first tick requests may leave (after shared bank cycles)
+  uint64_t latch_free_at_ = 0;     // first tick the latch may free (bank / constant cycles)
+  std::vector<LsuRequest> to_send_;
+  std::size_t next_send_ = 0;
+  LsuRequest deferred_;            // END_REQ withheld by an L1 (gp null: none)
+  bool deferred_from_queue_ = false;
+  uint32_t outstanding_ = 0;
+  InputBuffer<Event> events_;
+  std::vector<uint32_t> pending_stores_;
+
+  // scratch (capacity kept: no allocation per instruction in steady state)
+  std::vector<LaneAccess> global_pieces_, shared_pieces_, const_pieces_, texture_pieces_;
+  std::vector<LineRequest> lines_;
+  std::vector<uint64_t> words_;
+
+  stats::Group stats_;
+  stats::Counter instructions_, requests_, useful_bytes_, sector_bytes_, shared_accesses_, shared_bank_cycles_,
+      lsu_sat_stall_cycles_, l1_port_stall_cycles_, const_serialization_cycles_, writeback_stall_cycles_;
+  stats::Average requests_per_instruction_;
+  stats::Distribution shared_conflict_degree_;
+  stats::Ratio coalescing_efficiency_;
+  stats::CounterVector reservation_fails_;
+};
+
+}  // namespace gputlm::sm

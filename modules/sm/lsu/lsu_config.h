@@ -1,0 +1,51 @@
+// Configuration of the LSU (docs/blocks/lsu.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/config/params.h"
+#include "isa/exec/device_memory.h"
+#include "sm/lsu/coalescer.h"
+#include "sm/lsu/reexec_queue.h"
+#include "sm/lsu/shared_memory_banks.h"
+
+namespace gputlm::sm {
+
+struct LsuConfig {
+  CoalescerConfig coalescer;
+  SharedMemoryConfig shared_memory;
+  ReexecQueueConfig reexec_queue;
+  uint32_t const_line_size = 64;
+  uint32_t texture_line_size = 128;
+  uint32_t requests_per_cycle = 1;
+  uint32_t max_inflight = 32;
+  uint32_t max_outstanding = 256;
+  uint64_t local_base = isa::kLocalWindowBase;
+  uint64_t const_base = isa::kConstWindowBase;
+  uint64_t param_base = isa::kConstWindowBase + isa::kWindowBytes / 2;
+
+  template <class V>
+  void visit(V& v) {
+    v.group("coalescer", coalescer, "global/local coalescing (line = the L1D line)");
+    v.group("shared_memory", shared_memory, "shared-memory banks and latency");
+    v.group("reexec_queue", reexec_queue, "re-execution queue between LSU and L1 (Mascar CAR / ELF NewCAR)");
+    v.param("const_line_size", const_line_size,
+            "line size of the L1 constant cache (requests per distinct line; -gpgpu_const_cache:l1 64 B)",
+            config::power_of_two(4));
+    v.param("texture_line_size", texture_line_size, "line size of the L1 texture cache (128 B)",
+            config::power_of_two(4));
+    v.param("requests_per_cycle", requests_per_cycle, "line requests the LSU sends to the L1s per cycle",
+            config::at_least(1));
+    v.param("max_inflight", max_inflight,
+            "memory warp instructions the LSU tracks at once (loads waiting for data, stores being sent)",
+            config::at_least(1));
+    v.param("max_outstanding", max_outstanding, "line requests sent and not yet answered", config::at_least(1));
+    v.param("local_base", local_base, "start of the timing address window of local memory (GPGPU-Sim mapping)");
+    v.param("const_base", const_base, "timing address of constant bank 0 offset 0");
+    v.param("param_base", param_base, "timing address of parameter space (read through the constant cache)");
+  }
+  void validate(const std::string& key_prefix) const;
+};
+
+}  // namespace gputlm::sm

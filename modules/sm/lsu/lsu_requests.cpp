@@ -1,0 +1,163 @@
+// The LSU's address generation: per-lane pieces by space (local memory mapped, const and
+// param placed in their timing windows), shared bank cycles, coalesced line requests
+// with their payloads; see lsu.h.
+#include <algorithm>
+#include <bitset>
+
+#include "sm/lsu/lsu.h"
+#include "sm/lsu/lsu_link.h"
+
+namespace gputlm::sm {
+
+namespace {
+AccessKind kind_of(isa::AccessKind k) {
+  switch (k) {
+    case isa::AccessKind::Store: return AccessKind::Store;
+    case isa::AccessKind::Atomic:
+    case isa::AccessKind::Reduction: return AccessKind::Atomic;
+    default: return AccessKind::Load;
+  }
+}
+}  // namespace
+
+void Lsu::prepare(uint64_t cycle) {
+  WarpInstruction& wi = *latch_;
+  uint32_t slot = 0;
+  while (slots_[slot].wi) ++slot;  // can_accept() guaranteed a free one
+  --free_slots_;
+  Slot& s = slots_[slot];
+  s = Slot{};
+  s.wi = &wi;
+  s.in_latch = true;
+  latch_slot_ = slot;
+  latch_prepared_ = true;
+  to_send_.clear();
+  next_send_ = 0;
+  ++instructions_;
+  build_requests(wi, slot, cycle);
+}
+
+void Lsu::build_requests(const WarpInstruction& wi, uint32_t slot, uint64_t cycle) {
+  Slot& s = slots_[slot];
+  global_pieces_.clear();
+  shared_pieces_.clear();
+  const_pieces_.clear();
+  texture_pieces_.clear();
+  uint32_t shared_cycles = 0, const_extra = 0;
+  const isa::MemAccess& m = wi.result.mem;
+  const bool has_access = wi.result.is_memory && m.lane_mask != 0;
+  const AccessKind kind = kind_of(m.kind);
+  if (has_access) {
+    const uint32_t bytes = static_cast<uint32_t>(m.element_bytes) * std::max<uint32_t>(1, m.elements);
+    if (bytes == 0)
+      throw LsuError(std::string(name()) + ": memory access of warp " + std::to_string(wi.warp) + " at pc 0x" +
+                     std::to_string(wi.pc) + " has no element size");
+    for (uint32_t lane = 0; lane < place_.warp_size; ++lane) {
+      if (!(m.lane_mask & (1u << lane))) continue;
+      const isa::StateSpace sp = m.mixed_spaces ? m.lane_space[lane] : m.space;
+      const uint64_t a = m.addr[lane];
+      const uint8_t l = static_cast<uint8_t>(lane);
+      switch (sp) {
+        case isa::StateSpace::Global: global_pieces_.push_back(LaneAccess{a, bytes, l}); break;
+        case isa::StateSpace::Local: {
+          LaneAccess buf[8];
+          const uint32_t n =
+              local_map_.translate(place_.sm, wi.warp * place_.warp_size + lane, l, a, bytes, buf, 8);
+          global_pieces_.insert(global_pieces_.end(), buf, buf + n);
+          break;
+        }
+        case isa::StateSpace::Shared: shared_pieces_.push_back(LaneAccess{a, bytes, l}); break;
+        case isa::StateSpace::Const: const_pieces_.push_back(LaneAccess{cfg_.const_base + a, bytes, l}); break;
+        case isa::StateSpace::Param: const_pieces_.push_back(LaneAccess{cfg_.param_base + a, bytes, l}); break;
+        case isa::StateSpace::Texture: texture_pieces_.push_back(LaneAccess{a, bytes, l}); break;
+        default:
+          throw LsuError(std::string(name()) + ": lane " + std::to_string(lane) + " of warp " +
+                         std::to_string(wi.warp) + " (seq " + std::to_string(wi.seq) + ") accesses space " +
+                         isa::space_name(sp) + ", which the LSU cannot place");
+      }
+    }
+  }
+  s.needs_data = wi.instr && wi.instr->n_dst_regs > 0 && kind != AccessKind::Store;
+
+  if (!shared_pieces_.empty()) {
+    shared_cycles = shared_.cycles(shared_pieces_.data(), shared_pieces_.size(), place_.warp_size);
+    ++shared_accesses_;
+    shared_bank_cycles_.add(shared_cycles);
+    shared_conflict_degree_.sample(shared_cycles);
+    s.bank_ready = cycle + shared_cycles - 1 + cfg_.shared_memory.latency;
+  }
+  const bool line_traffic = !global_pieces_.empty() || !const_pieces_.empty() || !texture_pieces_.empty();
+  if (!global_pieces_.empty()) {
+    const MemSpace space = m.space == isa::StateSpace::Local ? MemSpace::Local : MemSpace::Global;
+    if (kind == AccessKind::Atomic)
+      global_coalescer_.coalesce_atomic(global_pieces_.data(), global_pieces_.size(), place_.warp_size, lines_);
+    else
+      global_coalescer_.coalesce(global_pieces_.data(), global_pieces_.size(), place_.warp_size, lines_);
+    add_requests(lines_, L1Port::Data, cfg_.coalescer.line_size, space, kind, wi, slot);
+  }
+  if (!const_pieces_.empty()) {
+    if (kind != AccessKind::Load)
+      throw LsuError(std::string(name()) + ": " + to_string(kind) + " to constant/param space by warp " +
+                     std::to_string(wi.warp) + " (seq " + std::to_string(wi.seq) + ")");
+    const_coalescer_.coalesce(const_pieces_.data(), const_pieces_.size(), place_.warp_size, lines_);
+    const uint32_t lines = static_cast<uint32_t>(lines_.size());
+    add_requests(lines_, L1Port::Constant, cfg_.const_line_size,
+                 m.space == isa::StateSpace::Param ? MemSpace::Param : MemSpace::Const, kind, wi, slot);
+    // One address per cycle: distinct words beyond one per line serialise.
+    words_.clear();
+    for (const LaneAccess& a : const_pieces_)
+      for (uint64_t w = a.address / 4; w <= (a.address + a.bytes - 1) / 4; ++w) words_.push_back(w);
+    std::sort(words_.begin(), words_.end());
+    const uint32_t distinct =
+        static_cast<uint32_t>(std::unique(words_.begin(), words_.end()) - words_.begin());
+    const_extra = distinct > lines ? distinct - lines : 0;
+    const_serialization_cycles_.add(const_extra);
+  }
+  if (!texture_pieces_.empty()) {
+    if (kind != AccessKind::Load)
+      throw LsuError(std::string(name()) + ": " + to_string(kind) + " to texture space by warp " +
+                     std::to_string(wi.warp));
+    texture_coalescer_.coalesce(texture_pieces_.data(), texture_pieces_.size(), place_.warp_size, lines_);
+    add_requests(lines_, L1Port::Texture, cfg_.texture_line_size, MemSpace::Texture, kind, wi, slot);
+  }
+  if (line_traffic) requests_per_instruction_.sample(static_cast<double>(to_send_.size()));
+  latch_send_from_ = cycle + shared_cycles;
+  latch_free_at_ = cycle + std::max<uint32_t>(1, shared_cycles + const_extra) - 1;
+}
+
+void Lsu::add_requests(const std::vector<LineRequest>& lines, L1Port port, uint32_t line_size, MemSpace space,
+                       AccessKind kind, const WarpInstruction& wi, uint32_t slot) {
+  Slot& s = slots_[slot];
+  const uint32_t sector = std::min(cfg_.coalescer.sector_size, line_size);
+  for (const LineRequest& lr : lines) {
+    tlm::tlm_generic_payload* gp = pool_.allocate();
+    gp->acquire();
+    Link* link = gp->get_extension<Link>();
+    if (!link) {
+      link = new Link;  // once per pooled payload (owned by it)
+      gp->set_extension(link);
+    }
+    link->slot = slot;
+    link->data = s.needs_data;
+    gp->set_command(kind == AccessKind::Load ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+    gp->set_address(lr.line_address);
+    gp->set_data_length(line_size);
+    gp->set_streaming_width(line_size);
+    MemExtension& ext = mem_ext(*gp);
+    ext.sm = static_cast<int32_t>(wi.sm);
+    ext.warp = static_cast<int32_t>(wi.warp);
+    ext.cta = wi.cta_global;
+    ext.pc = wi.pc;
+    ext.space = space;
+    ext.kind = kind;
+    ext.sector_mask = lr.sector_mask;
+    ext.byte_mask = lr.byte_mask;
+    ext.owner = wi.mascar_owner;
+    ++s.unsent;
+    useful_bytes_.add(lr.byte_mask.count());
+    sector_bytes_.add(static_cast<uint64_t>(std::bitset<32>(lr.sector_mask).count()) * sector);
+    to_send_.push_back(LsuRequest{gp, port, ext.warp, kind, wi.seq});
+  }
+}
+
+}  // namespace gputlm::sm

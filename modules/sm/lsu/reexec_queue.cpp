@@ -1,0 +1,14 @@
+// Registry of re-execution queue policies; see reexec_queue.h.
+#include "sm/lsu/reexec_queue.h"
+
+#include "core/config/config_source.h"
+
+namespace gputlm::sm {
+
+std::unique_ptr<ReexecQueueIF> make_reexec_queue(const ReexecQueueConfig& cfg, const std::string& key) {
+  if (cfg.policy == "none") return std::make_unique<NoReexecQueue>();
+  throw config::ConfigError("key '" + key + ".policy': unknown re-execution queue \"" + cfg.policy +
+                            "\" (known: none)");
+}
+
+}  // namespace gputlm::sm
