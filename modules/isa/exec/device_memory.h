@@ -21,10 +21,12 @@ struct DeviceMemory {
 // Generic-address windows (cvta / generic ld/st). Global allocations live below 2^40
 // (DeviceAllocator's limit), so the windows never overlap them. A generic address in the
 // shared window names the executing thread's CTA shared memory at (addr - base); in the
-// local window, the executing thread's own local memory; in the const window, bank 0.
+// local window, the executing thread's own local memory; in the const window, bank 0;
+// in the param window, the param-space address below (cvta.param).
 inline constexpr uint64_t kSharedWindowBase = 0x0000100000000000ull;
 inline constexpr uint64_t kLocalWindowBase = 0x0000200000000000ull;
 inline constexpr uint64_t kConstWindowBase = 0x0000300000000000ull;
+inline constexpr uint64_t kParamWindowBase = 0x0000400000000000ull;  // + param-space address
 inline constexpr uint64_t kWindowBytes = 0x0000000100000000ull;  // 4 GiB each
 
 // Param-space addresses (ld.param/st.param through a register, or the address of a .param

@@ -142,19 +142,21 @@ ExecFn pick_wide(ScalarType t, bool mad) {
   }
 }
 
-// ---- carry chain (add.cc / addc / sub.cc / subc / mad.lo.cc / madc.lo) ---------------
-template <class T, bool Sub, bool UseCarry, bool Mad>
+// ---- carry chain (add.cc / addc / sub.cc / subc / mad{c}.lo/hi{.cc}) -------------------
+// Mul: 0 = plain add/sub, 1 = low half of a*b added to c, 2 = high half of a*b added to c.
+template <class T, bool Sub, bool UseCarry, int Mul>
 void h_carry(ExecCtx& c) {
   const uint64_t* a = src(c, 1);
   const uint64_t* b = src(c, 2);
-  const uint64_t* e = Mad ? src(c, 3) : nullptr;
+  const uint64_t* e = Mul ? src(c, 3) : nullptr;
   uint64_t* d = dst(c, 0);
   bool write_cc = (c.in.flags & kCarryOut) != 0;
   uint32_t cc_in = c.w.carry_mask, cc_out = c.w.carry_mask;
   for_each_lane(c.mask, [&](uint32_t l) {
     uint32_t cin = UseCarry ? ((cc_in >> l) & 1) : 0, cout = 0;
     T r;
-    if constexpr (Mad) r = add_carry<T>(wrap_mul(get<T>(a[l]), get<T>(b[l])), get<T>(e[l]), cin, &cout);
+    if constexpr (Mul == 1) r = add_carry<T>(wrap_mul(get<T>(a[l]), get<T>(b[l])), get<T>(e[l]), cin, &cout);
+    else if constexpr (Mul == 2) r = add_carry<T>(mul_hi(get<T>(a[l]), get<T>(b[l])), get<T>(e[l]), cin, &cout);
     else if constexpr (Sub) r = sub_borrow<T>(get<T>(a[l]), get<T>(b[l]), cin, &cout);
     else r = add_carry<T>(get<T>(a[l]), get<T>(b[l]), cin, &cout);
     d[l] = put<T>(r);
@@ -162,11 +164,13 @@ void h_carry(ExecCtx& c) {
   });
   if (write_cc) c.w.carry_mask = cc_out;
 }
-template <bool Sub, bool UseCarry, bool Mad>
+template <bool Sub, bool UseCarry, int Mul>
 ExecFn pick_carry(ScalarType t) {
   switch (t) {
-    case ScalarType::U32: case ScalarType::S32: case ScalarType::B32: return &h_carry<uint32_t, Sub, UseCarry, Mad>;
-    case ScalarType::U64: case ScalarType::S64: case ScalarType::B64: return &h_carry<uint64_t, Sub, UseCarry, Mad>;
+    case ScalarType::U32: case ScalarType::B32: return &h_carry<uint32_t, Sub, UseCarry, Mul>;
+    case ScalarType::S32: return &h_carry<int32_t, Sub, UseCarry, Mul>;
+    case ScalarType::U64: case ScalarType::B64: return &h_carry<uint64_t, Sub, UseCarry, Mul>;
+    case ScalarType::S64: return &h_carry<int64_t, Sub, UseCarry, Mul>;
     default: return nullptr;
   }
 }
@@ -277,18 +281,18 @@ ExecFn select_alu_handler(const Instruction& in) {
   bool cc = (in.flags & kCarryOut) != 0;
   switch (in.op) {
     case Opcode::Add:
-      if (cc) return pick_carry<false, false, false>(t);
+      if (cc) return pick_carry<false, false, 0>(t);
       if (sat) return t == ScalarType::S32 ? &h_binary<int32_t, OpAddSat> : nullptr;
       return by_int<OpAdd, kBinary>(t);
     case Opcode::Sub:
-      if (cc) return pick_carry<true, false, false>(t);
+      if (cc) return pick_carry<true, false, 0>(t);
       if (sat) return t == ScalarType::S32 ? &h_binary<int32_t, OpSubSat> : nullptr;
       return by_int<OpSub, kBinary>(t);
-    case Opcode::Addc: return pick_carry<false, true, false>(t);
-    case Opcode::Subc: return pick_carry<true, true, false>(t);
+    case Opcode::Addc: return pick_carry<false, true, 0>(t);
+    case Opcode::Subc: return pick_carry<true, true, 0>(t);
     case Opcode::Madc:
-      if (in.mul != MulMode::Lo && in.mul != MulMode::None) return nullptr;
-      return pick_carry<false, true, true>(t);
+      if (in.mul == MulMode::Wide) return nullptr;
+      return in.mul == MulMode::Hi ? pick_carry<false, true, 2>(t) : pick_carry<false, true, 1>(t);
     case Opcode::Mul:
       switch (in.mul) {
         case MulMode::Hi: return by_int<OpMulHi, kBinary>(t);
@@ -296,7 +300,10 @@ ExecFn select_alu_handler(const Instruction& in) {
         default: return by_int<OpMulLo, kBinary>(t);
       }
     case Opcode::Mad:
-      if (cc) return in.mul == MulMode::Hi || in.mul == MulMode::Wide ? nullptr : pick_carry<false, false, true>(t);
+      if (cc) {
+        if (in.mul == MulMode::Wide) return nullptr;
+        return in.mul == MulMode::Hi ? pick_carry<false, false, 2>(t) : pick_carry<false, false, 1>(t);
+      }
       switch (in.mul) {
         case MulMode::Hi:
           if (sat) return t == ScalarType::S32 ? &h_ternary<int32_t, OpMadHiSat> : nullptr;

@@ -123,6 +123,7 @@ uint64_t window_of(StateSpace s) {
     case StateSpace::Shared: return kSharedWindowBase;
     case StateSpace::Local: return kLocalWindowBase;
     case StateSpace::Const: return kConstWindowBase;
+    case StateSpace::Param: return kParamWindowBase;
     default: return 0;
   }
 }
@@ -264,7 +265,7 @@ ExecFn select_data_handler(const Instruction& in) {
       return type_bytes(in.type) <= 8 ? &h_mov : nullptr;
     case Opcode::Cvt: return pick_cvt(in);
     case Opcode::Cvta:
-      return in.space == StateSpace::Param || in.space == StateSpace::None ? nullptr : &h_cvta;
+      return in.space == StateSpace::None ? nullptr : &h_cvta;
     case Opcode::Isspacep: return &h_isspacep;
     case Opcode::Setp: return by_cmp_type<0>(in.type);
     case Opcode::Set: return in.type == ScalarType::F32 || type_bytes(in.type) == 4 ? by_cmp_type<1>(in.type2) : nullptr;

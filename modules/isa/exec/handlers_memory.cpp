@@ -22,6 +22,10 @@ StateSpace resolve_generic(uint64_t generic, uint64_t* addr) {
     *addr = generic - kConstWindowBase;
     return StateSpace::Const;
   }
+  if (generic >= kParamWindowBase && generic < kParamWindowBase + 4 * kWindowBytes) {
+    *addr = generic - kParamWindowBase;
+    return StateSpace::Param;
+  }
   *addr = generic;
   return StateSpace::Global;
 }
@@ -166,27 +170,62 @@ uint32_t value_rows(ExecCtx& c, const Operand& o, const uint64_t* rows[8], uint3
   return o.count;
 }
 
+// Loads of EB-byte elements. Shared, const and global memory take a tight per-lane loop;
+// other spaces and mixed generic accesses go through mem_read.
+template <uint32_t EB, bool Sign>
 void h_ld(ExecCtx& c) {
   compute_addresses(c, c.in.ops[1], AccessKind::Load);
   const Operand& d = c.in.ops[0];
-  uint32_t n = c.in.vec, eb = type_bytes(c.in.type);
+  const uint32_t n = c.in.vec;
   uint64_t* rows[8];
   if (d.kind == OperandKind::Vector) {
     for (uint32_t i = 0; i < d.count && i < 8; ++i) rows[i] = dst(c, c.fn.operand_pool[d.first + i]);
   } else {
     rows[0] = dst(c, d);
   }
-  ScalarType t = c.in.type;
-  bool sign = is_signed_int(t);
-  for_each_lane(c.mask, [&](uint32_t l) {
-    uint64_t a = c.r.mem.addr[l];
-    StateSpace s = lane_space(c, l);
+  const MemAccess& mem = c.r.mem;
+  const uint32_t bytes = EB * n;
+  auto put_elems = [&](uint32_t l, const uint8_t* p) {
     for (uint32_t i = 0; i < n; ++i) {
       uint64_t v = 0;
-      mem_read(c, s, l, a + uint64_t{i} * eb, &v, eb);
-      rows[i][l] = sign ? sem::extend_to_64(v, t) : v;
+      std::memcpy(&v, p + i * EB, EB);
+      rows[i][l] = Sign ? sem::extend_to_64(v, c.in.type) : v;
     }
+  };
+  if (!mem.mixed_spaces && (mem.space == StateSpace::Shared || mem.space == StateSpace::Const)) {
+    bool sh = mem.space == StateSpace::Shared;
+    const uint8_t* base = sh ? c.w.cta->shared.data() : c.lm.const_bank().data();
+    uint64_t size = sh ? c.w.cta->shared.size() : c.lm.const_bank().size();
+    for_each_lane(c.mask, [&](uint32_t l) {
+      uint64_t a = mem.addr[l];
+      if (a > size || size - a < bytes) space_ptr(c, mem.space, l, a, bytes, false);  // reports the error
+      put_elems(l, base + a);
+    });
+    return;
+  }
+  if (!mem.mixed_spaces && mem.space == StateSpace::Global) {
+    BackingStore& store = c.lm.memory().store;
+    for_each_lane(c.mask, [&](uint32_t l) {
+      uint64_t a = mem.addr[l];
+      check_global(c, l, a, bytes, false);
+      uint8_t buf[EB * 8];
+      store.read(a, buf, bytes);
+      put_elems(l, buf);
+    });
+    return;
+  }
+  for_each_lane(c.mask, [&](uint32_t l) {
+    uint64_t a = mem.addr[l];
+    StateSpace s = lane_space(c, l);
+    uint8_t buf[EB * 8];
+    for (uint32_t i = 0; i < n; ++i) mem_read(c, s, l, a + uint64_t{i} * EB, buf + i * EB, EB);
+    put_elems(l, buf);
   });
+}
+
+template <uint32_t EB>
+ExecFn pick_ld(bool sign) {
+  return sign ? &h_ld<EB, true> : &h_ld<EB, false>;
 }
 
 void h_st(ExecCtx& c) {
@@ -251,9 +290,17 @@ bool atom_type_ok(const Instruction& in) {
 
 ExecFn select_memory_handler(const Instruction& in) {
   switch (in.op) {
-    case Opcode::Ld: case Opcode::Ldu:
-      if (type_bytes(in.type) == 0 || type_bytes(in.type) > 8 || in.vec > 8) return nullptr;
-      return &h_ld;
+    case Opcode::Ld: case Opcode::Ldu: {
+      if (in.vec > 8) return nullptr;
+      bool sign = is_signed_int(in.type);
+      switch (type_bytes(in.type)) {
+        case 1: return pick_ld<1>(sign);
+        case 2: return pick_ld<2>(sign);
+        case 4: return pick_ld<4>(sign);
+        case 8: return pick_ld<8>(sign);
+        default: return nullptr;
+      }
+    }
     case Opcode::St:
       if (type_bytes(in.type) == 0 || type_bytes(in.type) > 8 || in.vec > 8) return nullptr;
       return &h_st;
