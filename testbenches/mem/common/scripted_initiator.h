@@ -39,6 +39,7 @@ struct InitiatorOptions {
   double end_resp_delay_probability = 0.0;
   uint64_t seed = 1;
   uint32_t data_bytes = 128;
+  int32_t sm = -1;  // written to MemExtension::sm of every request
 };
 
 class ScriptedInitiator : public sc_core::sc_module, public tlm::tlm_bw_transport_if<> {
