@@ -13,13 +13,19 @@ DemoPlatform::DemoPlatform(sc_core::sc_module_name name, const DemoConfig& cfg)
       stats_("demo"),
       generator_("generator", cfg.generator, clock_, stats_),
       memory_("memory", cfg.memory, clock_, stats_) {
+  // generator -> [recorder] -> [checker] -> memory
+  tlm::tlm_initiator_socket<>* upstream = &generator_.out;
+  if (!cfg.trace_file.empty()) {
+    recorder_ = std::make_unique<TransactionRecorder>("recorder", cfg.trace_file);
+    upstream->bind(recorder_->in);
+    upstream = &recorder_->out;
+  }
   if (cfg.protocol_checker) {
     checker_ = std::make_unique<ProtocolChecker>("checker");
-    generator_.out.bind(checker_->in);
-    checker_->out.bind(memory_.in);
-  } else {
-    generator_.out.bind(memory_.in);
+    upstream->bind(checker_->in);
+    upstream = &checker_->out;
   }
+  upstream->bind(memory_.in);
   if (cfg.sample_period)
     sampler_ = std::make_unique<stats::Sampler>(
         stats_, cfg.sample_period,

@@ -11,6 +11,7 @@
 #include "core/config/params.h"
 #include "core/stats/stats.h"
 #include "core/tlm/protocol_checker.h"
+#include "core/tlm/transaction_recorder.h"
 #include "core/traffic/simple_memory.h"
 #include "core/traffic/traffic_generator.h"
 #include "platforms/platform_registry.h"
@@ -23,6 +24,7 @@ struct DemoConfig {
   bool protocol_checker = true;
   uint64_t max_cycles = 10'000'000;
   uint64_t sample_period = 0;
+  std::string trace_file;
   TrafficGeneratorConfig generator;
   SimpleMemoryConfig memory;
 
@@ -33,6 +35,7 @@ struct DemoConfig {
     v.param("protocol_checker", protocol_checker, "insert the TLM base-protocol checker between generator and memory");
     v.param("max_cycles", max_cycles, "stop with an error when the traffic has not finished by then", config::at_least(1));
     v.param("sample_period", sample_period, "cycles between time-series samples of the statistics (0: none)");
+    v.param("trace_file", trace_file, "write every TLM call between generator and memory to this file (empty: off)");
     v.group("generator", generator, "traffic generator");
     v.group("memory", memory, "memory target");
   }
@@ -49,6 +52,7 @@ class DemoPlatform : public sc_core::sc_module {
   TrafficGenerator& generator() { return generator_; }
   SimpleMemory& memory() { return memory_; }
   const ProtocolChecker* checker() const { return checker_.get(); }
+  const TransactionRecorder* recorder() const { return recorder_.get(); }
   const stats::Sampler* sampler() const { return sampler_.get(); }
   uint64_t cycles() const { return cycles_; }
 
@@ -58,6 +62,7 @@ class DemoPlatform : public sc_core::sc_module {
   stats::Group stats_;
   TrafficGenerator generator_;
   SimpleMemory memory_;
+  std::unique_ptr<TransactionRecorder> recorder_;
   std::unique_ptr<ProtocolChecker> checker_;
   std::unique_ptr<stats::Sampler> sampler_;
   uint64_t cycles_ = 0;

@@ -1,6 +1,9 @@
 // The demo platform end to end: exact latencies derived from the configuration,
 // back-pressure, sleeping blocks, zero protocol violations, deterministic statistics.
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <fstream>
+#include <string>
 
 #include "platforms/demo/demo_platform.h"
 
@@ -59,4 +62,22 @@ TEST_CASE("demo_platform writes statistics JSON with per-kernel-style totals and
   auto ts = top.sampler()->to_json();
   CHECK(ts["period_cycles"] == 500);
   CHECK(ts["series"]["generator.completed"].back() == 300.0);
+}
+
+TEST_CASE("demo_platform transaction recorder traces every call when asked", "[demo]") {
+  DemoConfig cfg;
+  cfg.generator.requests = 5;
+  cfg.generator.max_outstanding = 1;
+  cfg.trace_file = "build_demo_trace_test.txt";
+  {
+    DemoPlatform top("top", cfg);
+    top.run();
+    CHECK(top.recorder()->recorded() == 5 * 4);
+  }
+  std::ifstream in(cfg.trace_file);
+  std::string first;
+  std::getline(in, first);
+  // BEGIN_REQ at time 0, accepted (END_REQ comes later on the backward path).
+  CHECK_THAT(first, Catch::StartsWith("0 top.recorder fw BEGIN_REQ->ACCEPTED read 0x0 len 128 id 1"));
+  std::remove(cfg.trace_file.c_str());
 }

@@ -71,3 +71,20 @@ TEST_CASE("stats sampler records time series at period boundaries", "[stats]") {
   CHECK(j["series"]["c"] == nlohmann::json({5.0, 10.0, 11.0}));
   CHECK_THROWS_WITH(Sampler(root, 10, {"nope"}), Catch::Contains("no statistic 'nope'"));
 }
+
+TEST_CASE("stats epoch report gives per-kernel and total JSON", "[stats]") {
+  Group gpu("gpu");
+  Counter insts(gpu, "warp_instructions", "issued");
+  EpochReport report(gpu);
+  insts.add(10);
+  report.end_kernel("saxpy", {{"cycles", 100}});
+  insts.add(5);
+  report.end_kernel("bfs", {{"cycles", 40}});
+  auto j = report.to_json();
+  CHECK(j["kernels"].size() == 2);
+  CHECK(j["kernels"][0]["name"] == "saxpy");
+  CHECK(j["kernels"][0]["cycles"] == 100);
+  CHECK(j["kernels"][0]["stats"]["warp_instructions"] == 10);
+  CHECK(j["kernels"][1]["stats"]["warp_instructions"] == 5);
+  CHECK(j["total"]["warp_instructions"] == 15);
+}

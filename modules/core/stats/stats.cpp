@@ -225,4 +225,16 @@ nlohmann::json Sampler::to_json() const {
   return j;
 }
 
+void EpochReport::end_kernel(const std::string& name, nlohmann::json extra) {
+  nlohmann::json k = {{"name", name}};
+  for (auto it = extra.begin(); it != extra.end(); ++it) k[it.key()] = *it;
+  k["stats"] = root_.to_json(View::Epoch);
+  kernels_.push_back(std::move(k));
+  root_.end_epoch();
+}
+
+nlohmann::json EpochReport::to_json() const {
+  return {{"kernels", kernels_}, {"total", root_.to_json(View::Total)}};
+}
+
 }  // namespace gputlm::stats

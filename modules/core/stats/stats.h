@@ -176,4 +176,18 @@ class Sampler {
   std::vector<std::vector<double>> values_;
 };
 
+// Per-kernel and total statistics of a run: end_kernel() records the tree's current
+// epoch under the kernel's name and folds it into the totals.
+class EpochReport {
+ public:
+  explicit EpochReport(Group& root) : root_(root) {}
+  void end_kernel(const std::string& name, nlohmann::json extra = nlohmann::json::object());
+  // {"kernels": [{"name": ..., <extra>, "stats": {...}}, ...], "total": {...}}
+  nlohmann::json to_json() const;
+
+ private:
+  Group& root_;
+  nlohmann::json kernels_ = nlohmann::json::array();
+};
+
 }  // namespace gputlm::stats

@@ -1,5 +1,6 @@
 #include "core/tlm/protocol_checker.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/tlm/mem_extension.h"
@@ -17,10 +18,7 @@ std::string describe(const tlm::tlm_generic_payload& gp) {
 }  // namespace
 
 ProtocolChecker::ProtocolChecker(sc_core::sc_module_name name, bool throw_on_violation)
-    : sc_core::sc_module(name), in("in"), out("out"), throw_(throw_on_violation) {
-  in.bind(*this);
-  out.bind(*this);
-}
+    : TlmPassThrough(name), throw_(throw_on_violation) {}
 
 void ProtocolChecker::violation(const tlm::tlm_generic_payload& gp, const std::string& rule) {
   std::string msg = std::string(name()) + ": TLM-2.0 base protocol violation at " +
@@ -39,10 +37,9 @@ void ProtocolChecker::check_payload_attributes(const tlm::tlm_generic_payload& g
     violation(gp, "response status must be TLM_INCOMPLETE_RESPONSE when a request is sent");
 }
 
-tlm::tlm_sync_enum ProtocolChecker::nb_transport_fw(tlm::tlm_generic_payload& gp,
-                                                    tlm::tlm_phase& phase, sc_core::sc_time& t) {
+void ProtocolChecker::before_fw(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& sent) {
   ++calls_;
-  if (phase == tlm::BEGIN_REQ) {
+  if (sent == tlm::BEGIN_REQ) {
     if (!gp.has_mm()) violation(gp, "nb_transport with a payload that has no memory manager");
     if (state_.count(&gp)) violation(gp, "BEGIN_REQ for a transaction already in progress");
     if (request_in_progress_)
@@ -51,25 +48,23 @@ tlm::tlm_sync_enum ProtocolChecker::nb_transport_fw(tlm::tlm_generic_payload& gp
     check_payload_attributes(gp);
     state_[&gp] = Stage::Request;
     request_in_progress_ = &gp;
-    tlm::tlm_sync_enum r = out->nb_transport_fw(gp, phase, t);
-    after_fw_begin_req(gp, r, phase);
-    return r;
-  }
-  if (phase == tlm::END_RESP) {
+  } else if (sent == tlm::END_RESP) {
     auto it = state_.find(&gp);
     if (it == state_.end() || it->second != Stage::Response)
       violation(gp, "END_RESP for a transaction with no response in progress");
     finish(gp);
-    tlm::tlm_sync_enum r = out->nb_transport_fw(gp, phase, t);
-    if (r == tlm::TLM_UPDATED) violation(gp, "target returned TLM_UPDATED to END_RESP");
-    return r;
+  } else {
+    violation(gp, std::string("phase ") + sent.get_name() + " sent on the forward path");
   }
-  violation(gp, std::string("phase ") + phase.get_name() + " sent on the forward path");
-  return out->nb_transport_fw(gp, phase, t);
 }
 
-void ProtocolChecker::after_fw_begin_req(tlm::tlm_generic_payload& gp, tlm::tlm_sync_enum r,
-                                         const tlm::tlm_phase& ph) {
+void ProtocolChecker::after_fw(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& sent,
+                               const tlm::tlm_phase& ph, tlm::tlm_sync_enum r) {
+  if (sent == tlm::END_RESP) {
+    if (r == tlm::TLM_UPDATED) violation(gp, "target returned TLM_UPDATED to END_RESP");
+    return;
+  }
+  if (sent != tlm::BEGIN_REQ) return;
   switch (r) {
     case tlm::TLM_ACCEPTED:
       break;
@@ -115,59 +110,54 @@ void ProtocolChecker::finish(tlm::tlm_generic_payload& gp) {
   if (response_in_progress_ == &gp) response_in_progress_ = nullptr;
 }
 
-tlm::tlm_sync_enum ProtocolChecker::nb_transport_bw(tlm::tlm_generic_payload& gp,
-                                                    tlm::tlm_phase& phase, sc_core::sc_time& t) {
+void ProtocolChecker::before_bw(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& sent) {
   ++calls_;
-  if (phase == tlm::END_REQ) {
+  if (sent == tlm::END_REQ) {
     auto it = state_.find(&gp);
     if (it == state_.end() || it->second != Stage::Request)
       violation(gp, "END_REQ for a transaction that is not in its request phase");
     else
       it->second = Stage::RequestAccepted;
     if (request_in_progress_ == &gp) request_in_progress_ = nullptr;
-    tlm::tlm_sync_enum r = in->nb_transport_bw(gp, phase, t);
-    if (r != tlm::TLM_ACCEPTED) violation(gp, "initiator must return TLM_ACCEPTED to END_REQ");
-    return r;
-  }
-  if (phase == tlm::BEGIN_RESP) {
+  } else if (sent == tlm::BEGIN_RESP) {
     begin_response(gp);
-    tlm::tlm_sync_enum r = in->nb_transport_bw(gp, phase, t);
-    if (r == tlm::TLM_COMPLETED || (r == tlm::TLM_UPDATED && phase == tlm::END_RESP))
-      finish(gp);
-    else if (r == tlm::TLM_UPDATED)
-      violation(gp, std::string("initiator returned TLM_UPDATED with phase ") + phase.get_name() +
-                        " to BEGIN_RESP");
-    return r;
+  } else {
+    violation(gp, std::string("phase ") + sent.get_name() + " sent on the backward path");
   }
-  violation(gp, std::string("phase ") + phase.get_name() + " sent on the backward path");
-  return in->nb_transport_bw(gp, phase, t);
 }
 
-void ProtocolChecker::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& t) {
+void ProtocolChecker::after_bw(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& sent,
+                               const tlm::tlm_phase& ph, tlm::tlm_sync_enum r) {
+  if (sent == tlm::END_REQ) {
+    if (r != tlm::TLM_ACCEPTED) violation(gp, "initiator must return TLM_ACCEPTED to END_REQ");
+  } else if (sent == tlm::BEGIN_RESP) {
+    if (r == tlm::TLM_COMPLETED || (r == tlm::TLM_UPDATED && ph == tlm::END_RESP))
+      finish(gp);
+    else if (r == tlm::TLM_UPDATED)
+      violation(gp, std::string("initiator returned TLM_UPDATED with phase ") + ph.get_name() +
+                        " to BEGIN_RESP");
+  }
+}
+
+void ProtocolChecker::before_b(tlm::tlm_generic_payload& gp) {
   ++calls_;
   if (state_.count(&gp))
     violation(gp, "b_transport with a payload that is still in an nb_transport transaction");
   check_payload_attributes(gp);
-  out->b_transport(gp, t);
+}
+
+void ProtocolChecker::after_b(tlm::tlm_generic_payload& gp, const sc_core::sc_time&) {
   if (gp.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE)
     violation(gp, "b_transport returned with response status TLM_INCOMPLETE_RESPONSE");
-}
-
-bool ProtocolChecker::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
-  return out->get_direct_mem_ptr(gp, dmi);
-}
-
-unsigned int ProtocolChecker::transport_dbg(tlm::tlm_generic_payload& gp) {
-  return out->transport_dbg(gp);
-}
-
-void ProtocolChecker::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
-  in->invalidate_direct_mem_ptr(start, end);
 }
 
 void ProtocolChecker::check_quiescent() {
   std::vector<const tlm::tlm_generic_payload*> open;
   for (const auto& kv : state_) open.push_back(kv.first);
+  // Report in address order, not pointer order, so the output is the same every run.
+  std::sort(open.begin(), open.end(), [](const auto* a, const auto* b) {
+    return a->get_address() < b->get_address();
+  });
   for (const auto* gp : open) violation(*gp, "transaction never finished");
 }
 

@@ -17,15 +17,12 @@
 #include <tlm>
 #include <vector>
 
+#include "core/tlm/pass_through.h"
+
 namespace gputlm {
 
-class ProtocolChecker : public sc_core::sc_module,
-                        public tlm::tlm_fw_transport_if<>,
-                        public tlm::tlm_bw_transport_if<> {
+class ProtocolChecker : public TlmPassThrough {
  public:
-  tlm::tlm_target_socket<> in;      // bind the initiator here
-  tlm::tlm_initiator_socket<> out;  // bind to the target
-
   // throw_on_violation: report each violation with SC_REPORT_ERROR (which throws by
   // SystemC's default); otherwise only record it in violations().
   explicit ProtocolChecker(sc_core::sc_module_name name, bool throw_on_violation = true);
@@ -36,22 +33,20 @@ class ProtocolChecker : public sc_core::sc_module,
   std::size_t in_flight() const { return state_.size(); }
   void check_quiescent();  // records a violation for each unfinished transaction
 
-  // fw interface (from the initiator)
-  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                     sc_core::sc_time& t) override;
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& t) override;
-  bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) override;
-  unsigned int transport_dbg(tlm::tlm_generic_payload& gp) override;
-  // bw interface (from the target)
-  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                     sc_core::sc_time& t) override;
-  void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) override;
+ protected:
+  void before_fw(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& sent) override;
+  void after_fw(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& sent, const tlm::tlm_phase& phase,
+                tlm::tlm_sync_enum ret) override;
+  void before_bw(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& sent) override;
+  void after_bw(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& sent, const tlm::tlm_phase& phase,
+                tlm::tlm_sync_enum ret) override;
+  void before_b(tlm::tlm_generic_payload& gp) override;
+  void after_b(tlm::tlm_generic_payload& gp, const sc_core::sc_time& t) override;
 
  private:
   enum class Stage { Request, RequestAccepted, Response };
   void violation(const tlm::tlm_generic_payload& gp, const std::string& rule);
   void check_payload_attributes(const tlm::tlm_generic_payload& gp);
-  void after_fw_begin_req(tlm::tlm_generic_payload& gp, tlm::tlm_sync_enum r, const tlm::tlm_phase& ph);
   void begin_response(tlm::tlm_generic_payload& gp);
   void finish(tlm::tlm_generic_payload& gp);
 
