@@ -86,6 +86,9 @@ void GridExecution::ensure_local(WarpContext& w, uint32_t top) {
 
 void GridExecution::push_frame(WarpContext& w, uint32_t func, uint32_t call_index) {
   const Function& fn = lm_->module().functions[func];
+  if (w.depth >= opts_.max_call_depth)
+    fail(w, static_cast<uint32_t>(__builtin_ctz(w.simt.back().mask | 0x80000000u)),
+         "call depth limit of " + std::to_string(opts_.max_call_depth) + " frames exceeded (unbounded recursion?)");
   uint32_t base = w.depth == 0 ? 0 : (w.local_top + 15) & ~15u;
   if (w.depth == w.frames.size()) w.frames.emplace_back();
   CallFrame& fr = w.frames[w.depth++];

@@ -55,6 +55,8 @@ struct ExecOptions {
   uint64_t max_warp_instructions = 20'000'000'000ull;
   // Per-thread local memory (frames of the kernel and of called functions).
   uint32_t max_local_bytes_per_thread = 512 * 1024;
+  // Nested calls per warp (each frame holds the callee's registers for 32 lanes).
+  uint32_t max_call_depth = 1024;
   // Functional runner: instructions a warp runs before the next warp of its CTA gets a
   // turn (a warp also yields at a barrier). Any value gives the same results for
   // race-free kernels; it bounds spinning on flags set by other warps.

@@ -17,6 +17,10 @@ using namespace gputlm::isa;
 class TestDevice {
  public:
   explicit TestDevice(const std::string& ptx) : lm_(std::make_unique<LoadedModule>(parse_ptx_file(ptx), mem_)) {}
+  // From PTX text (hand-written snippets); `name` appears in error messages.
+  struct Text {};
+  TestDevice(Text, const std::string& ptx, const std::string& name)
+      : lm_(std::make_unique<LoadedModule>(parse_ptx_string(ptx, name), mem_)) {}
 
   template <class T>
   uint64_t upload(const std::vector<T>& v) {
