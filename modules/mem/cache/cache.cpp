@@ -130,6 +130,16 @@ bool Cache::probe(uint64_t address) const {
   return way >= 0 && tags_.line(set, static_cast<uint32_t>(way)).state == LineState::Valid;
 }
 
+void Cache::set_owner_warp(int32_t warp) {
+  owner_warp_ = owner_warp();  // the value in effect this cycle
+  owner_next_ = warp;
+  owner_set_cycle_ = domain_.now();
+}
+
+int32_t Cache::owner_warp() const {
+  return domain_.now() > owner_set_cycle_ ? owner_next_ : owner_warp_;
+}
+
 void Cache::invalidate_all() {
   invalidate_requested_ = true;
   process_->wake();

@@ -76,8 +76,9 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   bool saturated() const override;
   bool probe(uint64_t address) const override;
   // CacheControlIF
-  void set_owner_warp(int32_t warp) override { owner_warp_ = warp; }
-  int32_t owner_warp() const override { return owner_warp_; }
+  // Takes effect from the next cycle, so it never races with this cycle's accesses.
+  void set_owner_warp(int32_t warp) override;
+  int32_t owner_warp() const override;
   void invalidate_all() override;
 
   const CacheConfig& config() const { return cfg_; }
@@ -140,7 +141,8 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   tlm::tlm_generic_payload* req_in_progress_ = nullptr;  // downstream: waiting for END_REQ
   tlm::tlm_generic_payload* fill_end_resp_ = nullptr;    // downstream: END_RESP withheld
   bool invalidate_requested_ = false;
-  int32_t owner_warp_ = -1;
+  int32_t owner_warp_ = -1, owner_next_ = -1;
+  uint64_t owner_set_cycle_ = 0;
   uint64_t port_cycle_ = ~uint64_t{0};
   uint32_t port_used_ = 0;
   uint64_t last_tick_ = ~uint64_t{0};

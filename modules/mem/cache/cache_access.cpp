@@ -36,7 +36,8 @@ Cache::Result Cache::access(tlm::tlm_generic_payload& gp, uint64_t cycle) {
   const int32_t way = tags_.find(rec.set, rec.block);
   const bool valid_hit = way >= 0 && tags_.line(rec.set, static_cast<uint32_t>(way)).state == LineState::Valid;
   // Mascar (002 §III-D): with an owner set, only hits of other warps proceed.
-  const bool nack = owner_warp_ >= 0 && ext.warp != owner_warp_ && !stall_mode_;
+  const int32_t owner = owner_warp();
+  const bool nack = owner >= 0 && ext.warp != owner && !stall_mode_;
 
   Result r;
   if (write && write_evict_) {

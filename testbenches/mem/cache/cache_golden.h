@@ -1,0 +1,174 @@
+// Golden cache model: predicts the outcome (and cause, LAWS class) of every access the
+// cache evaluates, and the final tag contents, from the configuration alone. It is
+// driven by the same ordered event stream the cache produces: access evaluations (the
+// cache's access hook), fills (fill hook) and requests leaving the miss queue (the
+// memory responder), so miss-queue occupancy is modelled exactly.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../mshr/mshr_golden.h"
+#include "mem/cache/cache.h"
+
+namespace gputlm::mem::tb {
+
+struct Prediction {
+  AccessOutcome outcome = AccessOutcome::Hit;
+  ReservationFail cause = ReservationFail::None;
+  LocalityClass locality = LocalityClass::None;
+};
+
+class GoldenCache {
+ public:
+  struct Line {
+    uint64_t block = 0;
+    LineState state = LineState::Invalid;
+    bool dirty = false, hit = false;
+    int32_t wid = -1;
+    uint64_t stamp = 0;
+  };
+
+  explicit GoldenCache(const CacheConfig& cfg)
+      : cfg_(cfg), mshr_(cfg.mshr), lines_(static_cast<std::size_t>(cfg.sets) * cfg.ways) {}
+
+  uint32_t set_of(uint64_t block) const {
+    if (cfg_.set_index == "linear") return static_cast<uint32_t>(block % cfg_.sets);
+    if (cfg_.set_index == "xor") {
+      uint32_t bits = 0;
+      while ((1u << bits) < cfg_.sets) ++bits;
+      uint64_t x = 0;
+      for (uint64_t b = block; bits && b; b >>= bits) x ^= b & (cfg_.sets - 1);
+      return static_cast<uint32_t>(x);
+    }
+    // fermi_hash (Nugteren): block bits 0..4 XOR address bits 13,14,15,17,19 (+ bit 12 for 64 sets)
+    const uint64_t a = block * cfg_.line_size;
+    uint64_t s = (block & 31) ^ (((a >> 13) & 7) | (((a >> 17) & 1) << 3) | (((a >> 19) & 1) << 4));
+    if (cfg_.sets == 64) s |= ((a >> 12) & 1) << 5;
+    return static_cast<uint32_t>(s);
+  }
+
+  Prediction access(AccessKind kind, uint64_t address, int32_t warp, int32_t owner) {
+    const uint64_t block = address / cfg_.line_size;
+    const uint32_t set = set_of(block);
+    const bool write = kind == AccessKind::Store || kind == AccessKind::Atomic;
+    const bool nack = owner >= 0 && warp != owner && cfg_.fail_mode == "reject";
+    const bool load = kind == AccessKind::Load;
+    const int32_t way = find(set, block);
+    Prediction p;
+    if (write && cfg_.write_policy == "write_evict") {
+      if (nack) return outcome(p, AccessOutcome::Nack);
+      if (mq_used_ >= cfg_.miss_queue) return fail(p, ReservationFail::MissQueueFull);
+      if (way < 0) p.outcome = AccessOutcome::MissNoAllocate;
+      else if (line(set, way).state == LineState::Valid) {
+        line(set, way) = Line{};
+        p.outcome = AccessOutcome::Hit;
+      } else {
+        p.outcome = AccessOutcome::HitReserved;
+      }
+      ++mq_used_;
+      return p;
+    }
+    if (way >= 0 && line(set, way).state == LineState::Valid) {
+      Line& l = line(set, way);
+      l.hit = true;
+      if (cfg_.replacement == "lru") l.stamp = ++clock_;
+      if (write) l.dirty = true;
+      if (load) p.locality = l.wid == warp ? LocalityClass::Intra : LocalityClass::Inter;
+      return outcome(p, AccessOutcome::Hit);
+    }
+    if (nack) return outcome(p, AccessOutcome::Nack);
+    MissQuery q;
+    q.block = block;
+    q.set = set;
+    q.ways = cfg_.ways;
+    q.allocate_on_miss = cfg_.allocation == "on_miss";
+    for (uint32_t w = 0; w < cfg_.ways; ++w) q.set_reserved += line(set, w).state == LineState::Reserved ? 1 : 0;
+    if (way >= 0) {
+      q.matched_way = way;
+      q.matched_index = 0;  // the golden MSHR finds entries by block
+    } else {
+      q.victim_way = victim(set);
+      if (q.victim_way >= 0) q.victim_hit = line(set, q.victim_way).hit;
+    }
+    const GoldenDecision d = mshr_.decide(q);
+    if (d.action == MshrAction::Fail) return fail(p, d.cause);
+    if (d.action == MshrAction::Merge) {
+      const int32_t first = mshr_.entries().at(block).warps.front();
+      mshr_.apply(d, block, warp, write);
+      if (load) p.locality = first == warp ? LocalityClass::IntraMerge : LocalityClass::InterMerge;
+      return outcome(p, way >= 0 ? AccessOutcome::HitReserved : AccessOutcome::SecondaryMiss);
+    }
+    const bool victim_dirty = d.reserve_line && line(set, q.victim_way).state == LineState::Valid &&
+                              line(set, q.victim_way).dirty;
+    if (cfg_.miss_queue - mq_used_ < (victim_dirty ? 2u : 1u)) return fail(p, ReservationFail::MissQueueFull);
+    if (d.reserve_line) {
+      if (victim_dirty) ++mq_used_;
+      line(set, q.victim_way) = Line{block, LineState::Reserved, false, false, warp, ++clock_};
+    }
+    mshr_.apply(d, block, warp, write);
+    ++mq_used_;
+    if (load) p.locality = LocalityClass::Miss;
+    return outcome(p, AccessOutcome::PrimaryMiss);
+  }
+
+  void fill(uint64_t block) {
+    const uint32_t set = set_of(block);
+    const GoldenMshr::Entry e = mshr_.take(block);
+    bool dirty = false;
+    for (bool w : e.writes) dirty = dirty || w;
+    int32_t way = find(set, block);
+    if (e.reserve_line) {
+      line(set, way).state = LineState::Valid;
+    } else if (way < 0) {
+      way = victim(set);
+      if (way < 0) return;  // bypass
+      if (line(set, way).state == LineState::Valid && line(set, way).dirty) ++mq_used_;
+      line(set, way) = Line{block, LineState::Valid, false, false, e.warps.front(), ++clock_};
+    }
+    if (dirty) line(set, way).dirty = true;
+  }
+
+  void request_left_miss_queue() { --mq_used_; }
+
+  const Line& line(uint32_t set, int32_t way) const { return lines_[set * cfg_.ways + static_cast<uint32_t>(way)]; }
+  uint32_t outstanding_blocks() const { return mshr_.occupied(); }
+
+ private:
+  Line& line(uint32_t set, int32_t way) { return lines_[set * cfg_.ways + static_cast<uint32_t>(way)]; }
+  int32_t find(uint32_t set, uint64_t block) const {
+    for (uint32_t w = 0; w < cfg_.ways; ++w)
+      if (line(set, static_cast<int32_t>(w)).state != LineState::Invalid && line(set, static_cast<int32_t>(w)).block == block)
+        return static_cast<int32_t>(w);
+    return -1;
+  }
+  int32_t victim(uint32_t set) const {
+    int32_t best = -1;
+    for (uint32_t w = 0; w < cfg_.ways; ++w) {
+      const Line& l = line(set, static_cast<int32_t>(w));
+      if (l.state == LineState::Reserved) continue;
+      if (l.state == LineState::Invalid) return static_cast<int32_t>(w);
+      if (best < 0 || l.stamp < line(set, best).stamp) best = static_cast<int32_t>(w);
+    }
+    return best;
+  }
+  static Prediction outcome(Prediction p, AccessOutcome o) {
+    p.outcome = o;
+    return p;
+  }
+  static Prediction fail(Prediction p, ReservationFail c) {
+    p.outcome = AccessOutcome::ReservationFail;
+    p.cause = c;
+    p.locality = LocalityClass::None;
+    return p;
+  }
+
+  CacheConfig cfg_;
+  GoldenMshr mshr_;
+  std::vector<Line> lines_;
+  uint32_t mq_used_ = 0;
+  uint64_t clock_ = 0;
+};
+
+}  // namespace gputlm::mem::tb
