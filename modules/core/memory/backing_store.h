@@ -59,6 +59,7 @@ class DeviceAllocator {
   // The allocation containing addr, or false. Used for out-of-bounds reports.
   bool find(uint64_t addr, uint64_t* start, uint64_t* bytes) const;
   const std::map<uint64_t, uint64_t>& live() const { return live_; }
+  uint64_t base() const { return base_; }  // lowest address ever handed out
 
  private:
   uint64_t base_, next_, limit_;
