@@ -101,6 +101,7 @@ bool ScriptedInitiator::tick(uint64_t cycle) {
     gp->set_streaming_width(s.bytes);
     mem_ext(*gp).issue_cycle = cycle;
     mem_ext(*gp).sm = opt_.sm;
+    mem_ext(*gp).kind = s.write ? AccessKind::Store : AccessKind::Load;
     index_.insert(gp, static_cast<uint32_t>(next_));
     RequestRecord& r = records_[next_];
     r.sent = sc_core::sc_time_stamp();

@@ -1,0 +1,281 @@
+// Testbench of the L2 partition (L2 bank + L2<->DRAM queues + DRAM channel), alone and
+// behind the crossbar. Protocol checkers sit on every socket (the partition's internal
+// ones by its protocol_checkers parameter) and the DRAM timing checker is on.
+#include <catch2/catch.hpp>
+
+#include <list>
+#include <memory>
+#include <systemc>
+
+#include "core/config/config_source.h"
+#include "core/stats/stats.h"
+#include "core/tlm/protocol_checker.h"
+#include "mem/interconnect/interconnect.h"
+#include "mem/l2/l2_partition.h"
+#include "scripted_initiator.h"
+
+using namespace gputlm;
+
+namespace {
+
+L2PartitionConfig checked_config() {
+  L2PartitionConfig c;
+  c.protocol_checkers = true;
+  c.dram.timing_checker = true;
+  return c;
+}
+
+uint64_t splitmix(uint64_t& s) {
+  uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// Golden model: a write-back, write-allocate, LRU set-associative cache with a linear
+// set index, one access at a time. Counts the blocks fetched from and written to DRAM.
+struct WriteBackLruModel {
+  uint32_t sets, ways, line;
+  std::vector<std::list<std::pair<uint64_t, bool>>> lru;  // front = most recent; (block, dirty)
+  uint64_t fetches = 0, writebacks = 0, hits = 0;
+  WriteBackLruModel(uint32_t s, uint32_t w, uint32_t l) : sets(s), ways(w), line(l), lru(s) {}
+  void access(uint64_t address, bool write) {
+    const uint64_t block = address / line;
+    auto& set = lru[block % sets];
+    for (auto it = set.begin(); it != set.end(); ++it) {
+      if (it->first != block) continue;
+      auto entry = *it;
+      entry.second = entry.second || write;
+      set.erase(it);
+      set.push_front(entry);
+      ++hits;
+      return;
+    }
+    ++fetches;  // read miss or fetch-on-write
+    if (set.size() == ways) {
+      if (set.back().second) ++writebacks;
+      set.pop_back();
+    }
+    set.push_front({block, write});
+  }
+};
+
+struct PartitionBench {
+  ClockDomain l2clk = ClockDomain::from_mhz("l2", 700.0);
+  ClockDomain dramclk = ClockDomain::from_mhz("dram", 924.0);
+  stats::Group root{"tb"};
+  std::unique_ptr<tb::ScriptedInitiator> driver;
+  std::unique_ptr<ProtocolChecker> checker;
+  std::unique_ptr<L2Partition> part;
+
+  PartitionBench(const L2PartitionConfig& cfg, std::vector<tb::ScriptedRequest> s, tb::InitiatorOptions o = {}) {
+    o.sm = 0;
+    driver = std::make_unique<tb::ScriptedInitiator>("driver", l2clk, std::move(s), o);
+    checker = std::make_unique<ProtocolChecker>("checker");
+    part = std::make_unique<L2Partition>("l2p", cfg, l2clk, dramclk, root);
+    driver->out.bind(checker->in);
+    checker->out.bind(part->in);
+  }
+  void run() {
+    while (!driver->done() && l2clk.now() < 5'000'000) sc_core::sc_start(l2clk.period() * 1000);
+    sc_core::sc_start(l2clk.period() * 200);
+    REQUIRE(driver->done());
+    checker->check_quiescent();
+    REQUIRE(checker->violations().empty());
+    for (ProtocolChecker* c : part->checkers()) {
+      c->check_quiescent();
+      REQUIRE(c->violations().empty());
+      REQUIRE(c->checked_calls() > 0);
+    }
+    REQUIRE(part->idle());
+  }
+  double stat(const std::string& p) const { return root.find(p)->scalar(stats::View::Total); }
+  uint64_t cycle(const sc_core::sc_time& t) const { return l2clk.cycle_at(t); }
+};
+
+}  // namespace
+
+TEST_CASE("l2: a hit is answered hit_latency cycles after the bank evaluates it", "[l2]") {
+  L2PartitionConfig cfg = checked_config();
+  cfg.bank.hit_latency = 4;
+  PartitionBench b(cfg, {{0x4000, false, 128, 0}, {0x4000, false, 128, 0}});
+  b.run();
+  const auto& r = b.driver->records()[1];
+  // Sent at s, evaluated at the bank's next edge s+1, BEGIN_RESP hit_latency later.
+  REQUIRE(b.cycle(r.responded) - b.cycle(r.sent) == 1 + cfg.bank.hit_latency);
+  REQUIRE(b.stat("l2p.dram.reads") == 1);
+  // The miss took at least the DRAM's row-miss latency (in DRAM cycles, converted).
+  const auto& m = b.driver->records()[0];
+  const sc_core::sc_time miss_time = m.responded - m.sent;
+  const DramTimingConfig& t = cfg.dram.timing;
+  REQUIRE(miss_time >= b.dramclk.period() * (t.tRCD + t.tCCD + t.tCL + cfg.dram.burst_cycles()));
+}
+
+TEST_CASE("l2: serialized random reads and writes match a golden write-back LRU model", "[l2]") {
+  L2PartitionConfig cfg = checked_config();
+  cfg.bank.sets = 4;
+  cfg.bank.ways = 2;
+  uint64_t seed = 99;
+  std::vector<tb::ScriptedRequest> s;
+  WriteBackLruModel model(cfg.bank.sets, cfg.bank.ways, cfg.bank.line_size);
+  for (int i = 0; i < 600; ++i) {
+    const uint64_t addr = (splitmix(seed) % 24) * 128;  // 24 blocks over 4 sets x 2 ways: many evictions
+    const bool write = splitmix(seed) % 3 == 0;
+    s.push_back({addr, write, 128, 0});
+    model.access(addr, write);
+  }
+  PartitionBench b(cfg, s);
+  b.run();
+  REQUIRE(model.writebacks > 0);
+  REQUIRE(b.stat("l2p.dram.reads") == model.fetches);
+  REQUIRE(b.stat("l2p.dram.writes") == model.writebacks);
+  REQUIRE(b.stat("l2p.bank.writebacks") == model.writebacks);
+  REQUIRE(b.driver->responses() == s.size());
+}
+
+TEST_CASE("l2: a full MSHR array back-pressures through the crossbar to the SMs", "[l2]") {
+  ClockDomain clk = ClockDomain::from_mhz("core", 700.0);
+  ClockDomain dramclk = ClockDomain::from_mhz("dram", 924.0);
+  stats::Group root("tb");
+  InterconnectConfig ic;
+  ic.sm_ports = 2;
+  ic.mem_ports = 1;
+  L2PartitionConfig pc = checked_config();
+  pc.bank.mshr.entries = 2;
+  pc.bank.mshr.almost_full_margin = 0;
+  pc.bank.input_queue = 4;
+  pc.dram.min_latency = 3000;  // keeps the two outstanding misses in flight for a long time
+  std::vector<std::unique_ptr<tb::ScriptedInitiator>> sms;
+  std::vector<std::unique_ptr<ProtocolChecker>> chk;
+  Interconnect icnt("icnt", ic, clk, root);
+  L2Partition part("l2p", pc, clk, dramclk, root);
+  for (int i = 0; i < 2; ++i) {
+    std::vector<tb::ScriptedRequest> s;
+    for (uint64_t k = 0; k < 30; ++k) s.push_back({(uint64_t(i) * 1000 + k) * 128, false, 128, 0});
+    tb::InitiatorOptions o;
+    o.max_outstanding = 30;
+    o.sm = i;
+    sms.push_back(std::make_unique<tb::ScriptedInitiator>(("sm" + std::to_string(i)).c_str(), clk, s, o));
+    chk.push_back(std::make_unique<ProtocolChecker>(("sm_chk" + std::to_string(i)).c_str()));
+    sms[i]->out.bind(chk[i]->in);
+    chk[i]->out.bind(icnt.sm_side);
+  }
+  uint64_t first_fill = ~uint64_t{0};
+  part.bank().set_fill_hook([&](uint64_t cycle, uint64_t, int32_t) { first_fill = std::min(first_fill, cycle); });
+  ProtocolChecker mem_chk("mem_chk");
+  icnt.mem_side.bind(mem_chk.in);
+  mem_chk.out.bind(part.in);
+  while (!(sms[0]->done() && sms[1]->done()) && clk.now() < 1'000'000) sc_core::sc_start(clk.period() * 1000);
+  sc_core::sc_start(clk.period() * 200);
+  REQUIRE(sms[0]->done());
+  REQUIRE(sms[1]->done());
+  // Before the first fill from DRAM nothing leaves the MSHRs, so the SMs can have placed
+  // only what every buffer on the way holds: 2 MSHR entries, the bank's input queue, the
+  // request the crossbar holds while the bank withholds END_REQ, the crossbar's output
+  // queue and both input buffers.
+  REQUIRE(first_fill != ~uint64_t{0});
+  const sc_core::sc_time fill_time = clk.time_of(first_fill);
+  REQUIRE(fill_time > clk.period() * 1000);  // the stall lasted (min_latency 3000 DRAM cycles)
+  std::size_t accepted = 0;
+  for (auto& sm : sms)
+    for (const auto& r : sm->records()) accepted += r.accepted < fill_time;
+  const std::size_t capacity =
+      pc.bank.mshr.entries + pc.bank.input_queue + 1 + ic.output_buffer + ic.sm_ports * ic.input_buffer;
+  REQUIRE(accepted == capacity);
+  REQUIRE(root.find("icnt.request_input_full")->scalar(stats::View::Total) > 0);
+  REQUIRE(root.find("l2p.bank.load_stall_cycles")->scalar(stats::View::Total) > 0);
+  for (auto& c : chk) {
+    c->check_quiescent();
+    REQUIRE(c->violations().empty());
+  }
+  mem_chk.check_quiescent();
+  REQUIRE(mem_chk.violations().empty());
+  REQUIRE(part.idle());
+}
+
+TEST_CASE("l2: random traffic from three SMs through the crossbar to two partitions keeps every checker clean",
+          "[l2]") {
+  ClockDomain core = ClockDomain::from_mhz("icnt", 700.0);
+  ClockDomain dramclk = ClockDomain::from_mhz("dram", 924.0);
+  stats::Group root("tb");
+  InterconnectConfig ic;
+  ic.sm_ports = 3;
+  ic.mem_ports = 2;
+  Interconnect icnt("icnt", ic, core, root);
+  L2PartitionConfig pc = checked_config();
+  pc.bank.sets = 16;  // small, so evictions and write-backs happen
+  pc.bank.mshr.entries = 8;
+  std::vector<std::unique_ptr<L2Partition>> parts;
+  std::vector<std::unique_ptr<ProtocolChecker>> mem_chk, sm_chk;
+  std::vector<std::unique_ptr<tb::ScriptedInitiator>> sms;
+  for (uint32_t p = 0; p < 2; ++p) {
+    parts.push_back(std::make_unique<L2Partition>(("l2p" + std::to_string(p)).c_str(), pc, core, dramclk, root,
+                                                  &icnt.partition_map()));
+    mem_chk.push_back(std::make_unique<ProtocolChecker>(("mem_chk" + std::to_string(p)).c_str()));
+    icnt.mem_side.bind(mem_chk[p]->in);
+    mem_chk[p]->out.bind(parts[p]->in);
+  }
+  uint64_t seed = 5;
+  const std::size_t per_sm = 800;
+  for (uint32_t i = 0; i < 3; ++i) {
+    std::vector<tb::ScriptedRequest> s;
+    for (std::size_t k = 0; k < per_sm; ++k)
+      s.push_back({(splitmix(seed) % 2048) * 128, splitmix(seed) % 4 == 0, 128, k * 2});
+    tb::InitiatorOptions o;
+    o.max_outstanding = 16;
+    o.end_resp_delay_max = 8;
+    o.end_resp_delay_probability = 0.3;
+    o.seed = 10 + i;
+    o.sm = static_cast<int32_t>(i);
+    sms.push_back(std::make_unique<tb::ScriptedInitiator>(("sm" + std::to_string(i)).c_str(), core, s, o));
+    sm_chk.push_back(std::make_unique<ProtocolChecker>(("sm_chk" + std::to_string(i)).c_str()));
+    sms[i]->out.bind(sm_chk[i]->in);
+    sm_chk[i]->out.bind(icnt.sm_side);
+  }
+  auto all_done = [&] {
+    for (auto& s : sms)
+      if (!s->done()) return false;
+    return true;
+  };
+  while (!all_done() && core.now() < 5'000'000) sc_core::sc_start(core.period() * 1000);
+  sc_core::sc_start(core.period() * 300);
+  REQUIRE(all_done());
+  double accesses = 0;
+  for (uint32_t p = 0; p < 2; ++p) {
+    REQUIRE(parts[p]->idle());
+    for (ProtocolChecker* c : parts[p]->checkers()) {
+      c->check_quiescent();
+      REQUIRE(c->violations().empty());
+    }
+    REQUIRE(parts[p]->dram().checker()->commands_checked() > 0);
+    accesses += root.find("l2p" + std::to_string(p) + ".bank.accesses")->scalar(stats::View::Total);
+    REQUIRE(root.find("l2p" + std::to_string(p) + ".dram.writes")->scalar(stats::View::Total) > 0);
+  }
+  REQUIRE(accesses >= 3 * per_sm);
+  for (auto* v : {&mem_chk, &sm_chk})
+    for (auto& c : *v) {
+      c->check_quiescent();
+      REQUIRE(c->violations().empty());
+    }
+  REQUIRE(icnt.in_flight() == 0);
+  // Idle afterwards: nothing ticks any more.
+  const uint64_t a0 = icnt.process().activations(), a1 = parts[0]->dram().process().activations(),
+                 a2 = parts[1]->bank().process().activations();
+  sc_core::sc_start(core.period() * 20000);
+  REQUIRE(icnt.process().activations() == a0);
+  REQUIRE(parts[0]->dram().process().activations() == a1);
+  REQUIRE(parts[1]->bank().process().activations() == a2);
+}
+
+TEST_CASE("l2: bad partition configurations are rejected naming the key", "[l2]") {
+  L2PartitionConfig c;
+  c.bank.fail_mode = "reject";
+  REQUIRE_THROWS_WITH(c.validate("gpu.l2"), Catch::Contains("gpu.l2.bank.fail_mode"));
+  L2PartitionConfig c2;
+  c2.dram.timing.tRC = 10;
+  REQUIRE_THROWS_WITH(c2.validate("gpu.l2"), Catch::Contains("gpu.l2.dram.timing.tRC"));
+  auto src = config::ConfigSource::from_json(nlohmann::json{{"l2", {{"dram_queue", 1}}}}, "gpu.json");
+  L2PartitionConfig c3;
+  REQUIRE_THROWS_WITH(config::read(src, c3, "l2"), Catch::Contains("l2.dram_queue"));
+  REQUIRE(config::list(L2PartitionConfig{}).size() > 40);
+}
