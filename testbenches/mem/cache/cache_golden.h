@@ -132,11 +132,12 @@ class GoldenCache {
 
   void request_left_miss_queue() { --mq_used_; }
 
-  const Line& line(uint32_t set, int32_t way) const { return lines_[set * cfg_.ways + static_cast<uint32_t>(way)]; }
+  const Line& line_at(uint32_t set, int32_t way) const { return line(set, way); }
   uint32_t outstanding_blocks() const { return mshr_.occupied(); }
 
  private:
   Line& line(uint32_t set, int32_t way) { return lines_[set * cfg_.ways + static_cast<uint32_t>(way)]; }
+  const Line& line(uint32_t set, int32_t way) const { return lines_[set * cfg_.ways + static_cast<uint32_t>(way)]; }
   int32_t find(uint32_t set, uint64_t block) const {
     for (uint32_t w = 0; w < cfg_.ways; ++w)
       if (line(set, static_cast<int32_t>(w)).state != LineState::Invalid && line(set, static_cast<int32_t>(w)).block == block)

@@ -59,7 +59,7 @@ TEST_CASE("cache withholds END_REQ beyond its port width and evaluates the acces
   CHECK(r[2].response == 43);
 }
 
-TEST_CASE("cache write-evict store is written through, evicts the line and is acknowledged by the next level",
+TEST_CASE("cache write-evict store is written through evicts the line and is acknowledged by the next level",
           "[cache]") {
   CacheConfig cfg = small_l1();
   cfg.miss_latency = 1;

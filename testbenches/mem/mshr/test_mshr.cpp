@@ -170,7 +170,7 @@ TEST_CASE("set_assoc_mshr_rejects_full_set_with_free_entries (MSHR level)", "[ms
   CHECK(m->plan(q).action == MshrAction::Allocate);
 }
 
-TEST_CASE("mshr conventional search compares every entry, tsma none", "[mshr][tsma]") {
+TEST_CASE("mshr conventional search compares every entry tsma none", "[mshr][tsma]") {
   stats::Group root("root");
   auto conv = make_mshr(make_cfg("conventional", 12, 3), root);
   MissQuery q;
