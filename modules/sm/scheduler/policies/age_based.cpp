@@ -1,0 +1,103 @@
+// GTO (digest §A2), oldest-first, SWL (§A8) and SFP (§A5): age- or id-ordered policies.
+#include <algorithm>
+
+#include "sm/scheduler/policies/base_policies.h"
+
+namespace gputlm::sm::policies {
+
+void oldest_first(const std::vector<WarpView>& warps, uint32_t skip, std::vector<uint32_t>& order) {
+  const std::size_t before = order.size();
+  for (const WarpView& w : warps)
+    if (w.slot != skip) order.push_back(w.slot);
+  // Ages are unique per SM (CTA sequence, warp in CTA); slot breaks ties defensively.
+  auto age_of = [&](uint32_t slot) {
+    for (const WarpView& w : warps)
+      if (w.slot == slot) return w.age;
+    return ~uint64_t{0};
+  };
+  std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(before), order.end(),
+                   [&](uint32_t a, uint32_t b) {
+                     const uint64_t aa = age_of(a), ab = age_of(b);
+                     return aa != ab ? aa < ab : a < b;
+                   });
+}
+
+namespace {
+
+constexpr uint32_t kNoWarp = 0xffffffffu;
+
+// Greedy then oldest: the last warp that issued first, then the others oldest first.
+// Any inability of the greedy warp to issue moves greed to the oldest ready warp (the
+// scheduler issues it and issued() records it), per the digest's [impl] note.
+class Gto : public SchedulerPolicyIF {
+ public:
+  const char* name() const override { return "gto"; }
+  void order(const std::vector<WarpView>& warps, std::vector<uint32_t>& out) override {
+    bool greedy_resident = false;
+    for (const WarpView& w : warps) greedy_resident = greedy_resident || w.slot == greedy_;
+    if (greedy_resident) out.push_back(greedy_);
+    oldest_first(warps, greedy_resident ? greedy_ : kNoWarp, out);
+  }
+  void issued(uint32_t slot, const isa::Instruction&) override { greedy_ = slot; }
+  void warp_removed(uint32_t slot) override {
+    if (slot == greedy_) greedy_ = kNoWarp;
+  }
+
+ private:
+  uint32_t greedy_ = kNoWarp;
+};
+
+// Oldest first, no greedy part (KAWS "normal mode", 003 §4.1).
+class Oldest : public SchedulerPolicyIF {
+ public:
+  const char* name() const override { return "oldest"; }
+  void order(const std::vector<WarpView>& warps, std::vector<uint32_t>& out) override {
+    oldest_first(warps, kNoWarp, out);
+  }
+  void issued(uint32_t, const isa::Instruction&) override {}
+};
+
+// Static warp limiting (B-SWL): GTO over the `limit` oldest warps of the scheduler; the
+// others may not issue.
+class Swl : public SchedulerPolicyIF {
+ public:
+  explicit Swl(uint32_t limit) : limit_(limit) {}
+  const char* name() const override { return "swl"; }
+  void order(const std::vector<WarpView>& warps, std::vector<uint32_t>& out) override {
+    allowed_.clear();
+    oldest_first(warps, kNoWarp, allowed_);
+    if (allowed_.size() > limit_) allowed_.resize(limit_);
+    subset_.clear();
+    for (const WarpView& w : warps)
+      if (std::find(allowed_.begin(), allowed_.end(), w.slot) != allowed_.end()) subset_.push_back(w);
+    gto_.order(subset_, out);
+  }
+  void issued(uint32_t slot, const isa::Instruction& in) override { gto_.issued(slot, in); }
+  void warp_removed(uint32_t slot) override { gto_.warp_removed(slot); }
+
+ private:
+  uint32_t limit_;
+  Gto gto_;
+  std::vector<uint32_t> allowed_;
+  std::vector<WarpView> subset_;
+};
+
+// Simple fixed priority: lower warp id first, always (the warp keeps issuing until it
+// cannot, then the next ready warp by id; it regains priority as soon as it is ready).
+class Sfp : public SchedulerPolicyIF {
+ public:
+  const char* name() const override { return "sfp"; }
+  void order(const std::vector<WarpView>& warps, std::vector<uint32_t>& out) override {
+    for (const WarpView& w : warps) out.push_back(w.slot);
+  }
+  void issued(uint32_t, const isa::Instruction&) override {}
+};
+
+}  // namespace
+
+std::unique_ptr<SchedulerPolicyIF> make_gto() { return std::make_unique<Gto>(); }
+std::unique_ptr<SchedulerPolicyIF> make_oldest() { return std::make_unique<Oldest>(); }
+std::unique_ptr<SchedulerPolicyIF> make_swl(uint32_t warp_limit) { return std::make_unique<Swl>(warp_limit); }
+std::unique_ptr<SchedulerPolicyIF> make_sfp() { return std::make_unique<Sfp>(); }
+
+}  // namespace gputlm::sm::policies

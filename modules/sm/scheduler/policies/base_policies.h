@@ -1,0 +1,26 @@
+// Factories of the policies in this folder (one file per policy family).
+#pragma once
+
+#include <memory>
+
+#include "sm/scheduler/scheduler_policy.h"
+
+namespace gputlm::sm::policies {
+
+std::unique_ptr<SchedulerPolicyIF> make_lrr();
+std::unique_ptr<SchedulerPolicyIF> make_gto();
+std::unique_ptr<SchedulerPolicyIF> make_oldest();
+std::unique_ptr<SchedulerPolicyIF> make_gtrr();
+std::unique_ptr<SchedulerPolicyIF> make_gtlr();
+std::unique_ptr<SchedulerPolicyIF> make_sfp();
+std::unique_ptr<SchedulerPolicyIF> make_swl(uint32_t warp_limit);
+std::unique_ptr<SchedulerPolicyIF> make_two_level(uint32_t group_size, std::unique_ptr<SchedulerPolicyIF> inner,
+                                                  bool outer_gto);
+
+// Appends warps in round-robin order starting after slot `last` (slots > last ascending,
+// then slots <= last ascending); `warps` is ascending by slot.
+void round_robin_after(const std::vector<WarpView>& warps, uint32_t last, std::vector<uint32_t>& order);
+// Appends warps sorted oldest first (age, then slot), skipping `skip` (kNone: none).
+void oldest_first(const std::vector<WarpView>& warps, uint32_t skip, std::vector<uint32_t>& order);
+
+}  // namespace gputlm::sm::policies

@@ -1,0 +1,50 @@
+// Warp-scheduling policies (digest §A): small objects that order a scheduler's warps by
+// issue priority each cycle. The scheduler then walks that order and issues the first
+// warp that can issue (GPGPU-Sim's order_warps + issue loop), so a policy only decides
+// order, never readiness. Created by name from SchedulerConfig (registry in
+// policies/registry.cpp). See docs/blocks/scheduler.md.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "isa/ir.h"
+#include "sm/sm_config.h"
+
+namespace gputlm::sm {
+
+// What a policy knows about one warp of its scheduler.
+struct WarpView {
+  uint32_t slot = 0;   // warp slot in the SM ("warp ID" of the sources)
+  uint32_t local = 0;  // index within the scheduler's warps: slot / schedulers
+  uint64_t age = 0;    // smaller is older: CTA assignment order, then warp within the CTA
+};
+
+// Age key of warp `warp_in_cta` of the CTA launched `cta_sequence`-th on the SM.
+inline uint64_t warp_age(uint64_t cta_sequence, uint32_t warp_in_cta) {
+  return (cta_sequence << 16) | warp_in_cta;
+}
+
+class SchedulerPolicyIF {
+ public:
+  virtual ~SchedulerPolicyIF() = default;
+  virtual const char* name() const = 0;
+  // `warps`: the scheduler's resident warps, ascending slot. Writes into `order` the slots
+  // that may issue, highest priority first (a throttling policy may leave some out).
+  virtual void order(const std::vector<WarpView>& warps, std::vector<uint32_t>& order) = 0;
+  // The scheduler issued `in` from warp `slot` (called for every instruction issued).
+  virtual void issued(uint32_t slot, const isa::Instruction& in) = 0;
+  // A warp slot was freed (its CTA finished): forget per-warp state.
+  virtual void warp_removed(uint32_t /*slot*/) {}
+};
+
+// Creates the policy `cfg.policy` (throws config::ConfigError naming key_prefix.policy for
+// an unknown name).
+std::unique_ptr<SchedulerPolicyIF> make_scheduler_policy(const SchedulerConfig& cfg,
+                                                         const std::string& key_prefix = "scheduler");
+// A base policy by name (lrr, gto, oldest, gtrr, gtlr, sfp); used by two_level's inner policy.
+std::unique_ptr<SchedulerPolicyIF> make_base_policy(const std::string& name, const std::string& key);
+
+}  // namespace gputlm::sm

@@ -1,0 +1,111 @@
+#include "sm/scoreboard/scoreboard.h"
+
+#include <algorithm>
+
+#include "sm/pipeline_protocol.h"
+
+namespace gputlm::sm {
+
+const char* to_string(Hazard h) {
+  switch (h) {
+    case Hazard::None: return "none";
+    case Hazard::Memory: return "memory";
+    case Hazard::Other: return "other";
+  }
+  return "?";
+}
+
+Scoreboard::Scoreboard(sc_core::sc_module_name name, uint32_t max_warps)
+    : sc_core::sc_module(name), status_export("status_export"), pending_(max_warps) {
+  status_export.bind(*this);
+  for (auto& p : pending_) p.reserve(16);
+}
+
+void Scoreboard::check_warp(uint32_t warp) const {
+  if (warp >= pending_.size())
+    throw PipelineError(std::string(name()) + ": warp slot " + std::to_string(warp) + " out of range (" +
+                        std::to_string(pending_.size()) + " slots)");
+}
+
+const Scoreboard::Entry* Scoreboard::find(uint32_t warp, uint32_t key) const {
+  for (const Entry& e : pending_[warp])
+    if (e.key == key) return &e;
+  return nullptr;
+}
+
+Hazard Scoreboard::check(uint32_t warp, const isa::Instruction& in) const {
+  check_warp(warp);
+  if (pending_[warp].empty()) return Hazard::None;
+  bool any = false, memory = false;
+  auto look = [&](uint32_t key) {
+    if (const Entry* e = find(warp, key)) {
+      any = true;
+      memory = memory || e->memory;
+    }
+  };
+  for (uint8_t i = 0; i < in.n_src_regs; ++i) look(in.src_regs[i]);
+  for (uint8_t i = 0; i < in.n_src_preds; ++i) look(kPredicateKeyBase + in.src_preds[i]);
+  for (uint8_t i = 0; i < in.n_dst_regs; ++i) look(in.dst_regs[i]);
+  for (uint8_t i = 0; i < in.n_dst_preds; ++i) look(kPredicateKeyBase + in.dst_preds[i]);
+  if (!any) return Hazard::None;
+  return memory ? Hazard::Memory : Hazard::Other;
+}
+
+bool Scoreboard::depends_on_long_latency_load(uint32_t warp, const isa::Instruction& in) const {
+  check_warp(warp);
+  for (uint8_t i = 0; i < in.n_src_regs; ++i)
+    if (const Entry* e = find(warp, in.src_regs[i]); e && e->long_latency) return true;
+  return false;
+}
+
+void Scoreboard::reserve(const WarpInstruction& wi) {
+  check_warp(wi.warp);
+  auto& p = pending_[wi.warp];
+  for (uint8_t i = 0; i < wi.n_writes; ++i) {
+    const uint32_t key = wi.writes[i];
+    // An instruction may name a register twice (e.g. "d|p" forms): reserve it once.
+    bool dup = false;
+    for (uint8_t j = 0; j < i; ++j) dup = dup || wi.writes[j] == key;
+    if (dup) continue;
+    if (find(wi.warp, key))
+      throw PipelineError(std::string(name()) + ": warp " + std::to_string(wi.warp) + " issued pc " +
+                          std::to_string(wi.pc) + " with a WAW hazard on register key " + std::to_string(key));
+    p.push_back(Entry{key, wi.is_memory, wi.long_latency_load});
+  }
+}
+
+void Scoreboard::release(const WarpInstruction& wi) {
+  check_warp(wi.warp);
+  auto& p = pending_[wi.warp];
+  for (uint8_t i = 0; i < wi.n_writes; ++i) {
+    const uint32_t key = wi.writes[i];
+    bool dup = false;
+    for (uint8_t j = 0; j < i; ++j) dup = dup || wi.writes[j] == key;
+    if (dup) continue;
+    auto it = std::find_if(p.begin(), p.end(), [&](const Entry& e) { return e.key == key; });
+    if (it == p.end())
+      throw PipelineError(std::string(name()) + ": warp " + std::to_string(wi.warp) +
+                          " released register key " + std::to_string(key) + " that was not pending");
+    p.erase(it);
+  }
+}
+
+uint32_t Scoreboard::pending_writes(uint32_t warp) const {
+  check_warp(warp);
+  return static_cast<uint32_t>(pending_[warp].size());
+}
+
+std::string Scoreboard::describe(uint32_t warp) const {
+  check_warp(warp);
+  std::string s;
+  for (const Entry& e : pending_[warp]) {
+    if (!s.empty()) s += ' ';
+    if (e.key >= kPredicateKeyBase) s += "%p" + std::to_string(e.key - kPredicateKeyBase);
+    else s += "r" + std::to_string(e.key);
+    if (e.long_latency) s += "(ld)";
+    else if (e.memory) s += "(mem)";
+  }
+  return s;
+}
+
+}  // namespace gputlm::sm

@@ -1,0 +1,68 @@
+#include "sm/sm_config.h"
+
+#include "core/config/config_source.h"
+
+namespace gputlm::sm {
+
+namespace {
+mem::CacheConfig read_only_cache(uint32_t sets, uint32_t ways, uint32_t line, uint32_t mshrs) {
+  mem::CacheConfig c;
+  c.sets = sets;
+  c.ways = ways;
+  c.line_size = line;
+  c.write_policy = "read_only";
+  c.fail_mode = "reject";
+  c.mshr.entries = mshrs;
+  return c;
+}
+}  // namespace
+
+// ELF Table 1: 2 KB, 4-way, 128 B lines, 8 MSHRs.
+mem::CacheConfig SmConfig::default_l1i() { return read_only_cache(4, 4, 128, 8); }
+
+// ELF Table 1: 16 KB, 4-way, 128 B, 32 MSHRs; write-evict (GPGPU-Sim Fermi L1D).
+mem::CacheConfig SmConfig::default_l1d() {
+  mem::CacheConfig c;
+  c.sets = 32;
+  c.ways = 4;
+  c.line_size = 128;
+  c.write_policy = "write_evict";
+  c.fail_mode = "reject";
+  c.mshr.entries = 32;
+  return c;
+}
+
+// Thesis Table 2.1: constant 8 KB 2-way 64 B; texture 16 KB 8-way 128 B.
+mem::CacheConfig SmConfig::default_l1c() { return read_only_cache(64, 2, 64, 8); }
+mem::CacheConfig SmConfig::default_l1t() { return read_only_cache(16, 8, 128, 8); }
+
+void SmConfig::validate(const std::string& key_prefix) const {
+  const std::string p = key_prefix.empty() ? "" : key_prefix + ".";
+  auto fail = [&](const std::string& key, const std::string& what) {
+    throw config::ConfigError("key '" + p + key + "': " + what);
+  };
+  if (max_threads > max_warps * warp_size)
+    fail("max_threads", std::to_string(max_threads) + " threads need more than max_warps (" +
+                            std::to_string(max_warps) + ") warps of " + std::to_string(warp_size));
+  if (scheduler.count > max_warps)
+    fail("scheduler.count", "more schedulers (" + std::to_string(scheduler.count) + ") than warp slots (" +
+                                std::to_string(max_warps) + ")");
+  if (fetch.width > fetch.ibuffer_entries)
+    fail("fetch.width", "fetching " + std::to_string(fetch.width) + " instructions needs at least as many "
+                        "I-buffer entries (fetch.ibuffer_entries = " + std::to_string(fetch.ibuffer_entries) + ")");
+  if (uint64_t{fetch.width} * 8 > l1i.line_size)
+    fail("fetch.width", "a fetch of " + std::to_string(fetch.width) + " instructions (8 bytes each) is wider than an "
+                        "L1I line of " + std::to_string(l1i.line_size) + " bytes");
+  if (fetch.code_base % l1i.line_size != 0)
+    fail("fetch.code_base", "must be aligned to the L1I line size (" + std::to_string(l1i.line_size) + ")");
+  if (l1i.write_policy != "read_only") fail("l1i.write_policy", "the L1I must be read_only");
+  if (l1c.write_policy != "read_only") fail("l1c.write_policy", "the constant cache must be read_only");
+  if (l1t.write_policy != "read_only") fail("l1t.write_policy", "the texture cache must be read_only");
+  for (const char* k : {"l1i", "l1d", "l1c", "l1t"}) {
+    const mem::CacheConfig& c = k[2] == 'i' ? l1i : k[2] == 'd' ? l1d : k[2] == 'c' ? l1c : l1t;
+    if (c.fail_mode != "reject") fail(std::string(k) + ".fail_mode", "L1 caches of an SM use reject mode");
+    c.validate(p + k);
+  }
+}
+
+}  // namespace gputlm::sm

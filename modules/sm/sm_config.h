@@ -1,0 +1,131 @@
+// Configuration of one SM (all SMs of a GPU share it). Defaults are Fermi GTX480
+// (seed-mechanisms §P1, ELF Table 1): 48 warps, 8 CTAs, 1536 threads, 32768 registers,
+// 48 KB shared memory, 2 schedulers, 2-entry I-buffers, fetch 2 instructions of one warp
+// per cycle, L1I 2 KB 4-way 128 B with 8 MSHRs, L1D 16 KB 4-way 128 B with 32 MSHRs,
+// constant 8 KB 2-way 64 B, texture 16 KB 8-way 128 B.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/config/params.h"
+#include "mem/cache/cache_config.h"
+
+namespace gputlm::sm {
+
+// Names accepted by SchedulerConfig::policy (the policy registry's keys, in order).
+const std::vector<std::string>& scheduler_policy_names();
+
+struct SchedulerConfig {
+  uint32_t count = 2;
+  std::string policy = "gto";
+  bool dual_issue = false;
+  uint32_t fetch_group_size = 8;
+  std::string inner_policy = "lrr";
+  std::string outer_policy = "lrr";
+  uint32_t warp_limit = 48;
+
+  template <class V>
+  void visit(V& v) {
+    v.param("count", count, "warp schedulers per SM; scheduler i owns warp slots w with w mod count == i",
+            config::in_range(1, 8));
+    v.param("policy", policy,
+            "issue policy: lrr (loose round robin), gto (greedy then oldest), oldest (oldest first), "
+            "gtrr (greedy then round robin), gtlr (greedy, round robin after a load), sfp (fixed "
+            "priority by warp id), two_level (fetch groups: inner_policy inside the active group, "
+            "outer_policy between groups), swl (GTO over the warp_limit oldest warps; B-SWL)",
+            config::one_of(scheduler_policy_names()));
+    v.param("dual_issue", dual_issue,
+            "a scheduler may issue a second instruction in the same cycle (from the same warp's "
+            "next I-buffer entry if independent, else from the next warp in priority order) when it "
+            "goes to a different unit type",
+            config::any());
+    v.param("fetch_group_size", fetch_group_size, "two_level: warps per fetch group (001 §2.3: 8)",
+            config::at_least(1));
+    v.param("inner_policy", inner_policy, "two_level: policy inside the active group",
+            config::one_of({"lrr", "gto", "gtrr", "gtlr", "oldest"}));
+    v.param("outer_policy", outer_policy,
+            "two_level: order of the other groups: lrr (next group after the active one) or gto "
+            "(oldest group first)",
+            config::one_of({"lrr", "gto"}));
+    v.param("warp_limit", warp_limit,
+            "swl: warps of each scheduler that may issue (the oldest ones in GTO age order)",
+            config::at_least(1));
+  }
+};
+
+struct FetchConfig {
+  uint32_t width = 2;
+  uint32_t ibuffer_entries = 2;
+  std::string policy = "round_robin";
+  uint64_t code_base = 0x0000400000000000ull;
+  std::string prefetch = "none";
+  uint32_t prefetch_mshr_threshold = 16;
+
+  template <class V>
+  void visit(V& v) {
+    v.param("width", width, "instructions fetched for one warp per cycle (ELF: 2)", config::in_range(1, 8));
+    v.param("ibuffer_entries", ibuffer_entries, "decoded instructions buffered per warp",
+            config::in_range(1, 16));
+    v.param("policy", policy,
+            "which warp fetches: round_robin (next eligible warp after the last one fetched) or "
+            "scheduler_priority (ELF 000 §3.3: the schedulers' priority lists interleaved, S0's "
+            "best, S1's best, S0's second, ...)",
+            config::one_of({"round_robin", "scheduler_priority"}));
+    v.param("code_base", code_base,
+            "address of PC 0 in the memory system (instruction fetches go to code_base + PC); a "
+            "region no data allocation uses",
+            config::any());
+    v.param("prefetch", prefetch,
+            "L1I prefetcher: none, or next_line (ELF 000 §3.5: on a demand miss to line X, prefetch "
+            "X+1 if L1I + L1D MSHRs occupied < prefetch_mshr_threshold)",
+            config::one_of({"none", "next_line"}));
+    v.param("prefetch_mshr_threshold", prefetch_mshr_threshold,
+            "next_line: prefetch only while occupied L1I + L1D MSHRs are below this (ELF T = 16; 0 "
+            "disables)",
+            config::at_least(0));
+  }
+};
+
+struct SmConfig {
+  uint32_t warp_size = 32;
+  uint32_t max_warps = 48;
+  uint32_t max_ctas = 8;
+  uint32_t max_threads = 1536;
+  uint32_t registers = 32768;
+  uint32_t shared_bytes = 48 * 1024;
+  SchedulerConfig scheduler;
+  FetchConfig fetch;
+  mem::CacheConfig l1i = default_l1i();
+  mem::CacheConfig l1d = default_l1d();
+  mem::CacheConfig l1c = default_l1c();
+  mem::CacheConfig l1t = default_l1t();
+
+  template <class V>
+  void visit(V& v) {
+    v.param("warp_size", warp_size, "threads per warp (SIMT width; the functional model is 32-wide)",
+            config::in_range(32, 32));
+    v.param("max_warps", max_warps, "warp slots per SM", config::in_range(1, 64));
+    v.param("max_ctas", max_ctas, "CTA slots per SM", config::in_range(1, 64));
+    v.param("max_threads", max_threads, "resident threads per SM", config::at_least(1));
+    v.param("registers", registers, "32-bit registers per SM", config::at_least(1));
+    v.param("shared_bytes", shared_bytes, "shared memory per SM in bytes", config::at_least(0));
+    v.group("scheduler", scheduler, "warp schedulers");
+    v.group("fetch", fetch, "fetch unit and instruction buffers");
+    v.group("l1i", l1i, "L1 instruction cache (read_only, reject mode)");
+    v.group("l1d", l1d, "L1 data cache (reject mode)");
+    v.group("l1c", l1c, "L1 constant cache (read_only, reject mode)");
+    v.group("l1t", l1t, "L1 texture cache (read_only, reject mode)");
+  }
+
+  // Cross-field checks (config::ConfigError naming key_prefix.key).
+  void validate(const std::string& key_prefix) const;
+
+  static mem::CacheConfig default_l1i();
+  static mem::CacheConfig default_l1d();
+  static mem::CacheConfig default_l1c();
+  static mem::CacheConfig default_l1t();
+};
+
+}  // namespace gputlm::sm

@@ -1,0 +1,98 @@
+#include "sm/warp_instruction.h"
+
+#include <stdexcept>
+
+namespace gputlm::sm {
+
+const char* to_string(UnitType u) {
+  switch (u) {
+    case UnitType::Sp: return "sp";
+    case UnitType::Sfu: return "sfu";
+    case UnitType::Dp: return "dp";
+    case UnitType::Int: return "int";
+    case UnitType::Mem: return "mem";
+  }
+  return "?";
+}
+
+WarpInstructionPool::WarpInstructionPool(std::size_t initial) {
+  all_.reserve(initial);
+  free_.reserve(initial);
+  for (std::size_t i = 0; i < initial; ++i) {
+    all_.push_back(std::make_unique<WarpInstruction>());
+    free_.push_back(all_.back().get());
+  }
+}
+
+WarpInstruction* WarpInstructionPool::acquire() {
+  WarpInstruction* wi;
+  if (free_.empty()) {
+    all_.push_back(std::make_unique<WarpInstruction>());
+    wi = all_.back().get();
+  } else {
+    wi = free_.back();
+    free_.pop_back();
+  }
+  wi->reset();
+  return wi;
+}
+
+void WarpInstructionPool::release(WarpInstruction* wi) {
+  if (wi == nullptr) throw std::logic_error("WarpInstructionPool::release(nullptr)");
+  if (free_.size() >= all_.size())
+    throw std::logic_error("WarpInstructionPool: more releases than acquisitions");
+  free_.push_back(wi);
+}
+
+UnitType default_unit_for(const isa::Instruction& in, bool has_dp_unit, bool has_int_unit) {
+  using isa::OpClass;
+  switch (in.cls) {
+    case OpClass::MemGlobal:
+    case OpClass::MemLocal:
+    case OpClass::MemShared:
+    case OpClass::MemConst:
+    case OpClass::MemParam:
+    case OpClass::MemTexture:
+    case OpClass::MemGeneric:
+    case OpClass::Atomic:
+    case OpClass::Membar:
+      return UnitType::Mem;
+    case OpClass::Fp64:
+      return has_dp_unit ? UnitType::Dp : UnitType::Sfu;
+    case OpClass::Sfu:
+      return UnitType::Sfu;
+    case OpClass::IntMul:
+    case OpClass::IntDiv:
+      return has_int_unit ? UnitType::Int : UnitType::Sp;
+    default:
+      return UnitType::Sp;
+  }
+}
+
+void fill_register_keys(WarpInstruction& wi) {
+  const isa::Instruction& in = *wi.instr;
+  uint8_t w = 0, r = 0;
+  for (uint8_t i = 0; i < in.n_dst_regs; ++i) wi.writes[w++] = in.dst_regs[i];
+  for (uint8_t i = 0; i < in.n_dst_preds; ++i) wi.writes[w++] = kPredicateKeyBase + in.dst_preds[i];
+  for (uint8_t i = 0; i < in.n_src_regs; ++i) wi.reads[r++] = in.src_regs[i];
+  for (uint8_t i = 0; i < in.n_src_preds; ++i) wi.reads[r++] = kPredicateKeyBase + in.src_preds[i];
+  wi.n_writes = w;
+  wi.n_reads = r;
+}
+
+bool is_long_latency_load(const isa::Instruction& in) {
+  using isa::OpClass;
+  if (in.n_dst_regs == 0) return false;
+  switch (in.cls) {
+    case OpClass::MemGlobal:
+    case OpClass::MemLocal:
+    case OpClass::MemTexture:
+    case OpClass::MemGeneric:
+    case OpClass::Atomic:
+      return in.is_load || in.cls == OpClass::Atomic;
+    default:
+      return false;
+  }
+}
+
+}  // namespace gputlm::sm

@@ -1,0 +1,54 @@
+#include "sm/warp_table.h"
+
+#include "sm/pipeline_protocol.h"
+
+namespace gputlm::sm {
+
+WarpTable::WarpTable(uint32_t max_warps, uint32_t ibuffer_entries) : entries_(ibuffer_entries), slots_(max_warps) {
+  for (auto& s : slots_) s.ibuf.resize(entries_);
+}
+
+const IBufferEntry& WarpTable::ibuf_head(uint32_t w) const { return ibuf_at(w, 0); }
+
+const IBufferEntry& WarpTable::ibuf_at(uint32_t w, uint32_t i) const {
+  const WarpSlot& s = slots_[w];
+  if (i >= s.ibuf_count)
+    throw PipelineError("I-buffer of warp " + std::to_string(w) + ": entry " + std::to_string(i) + " of " +
+                        std::to_string(s.ibuf_count));
+  return s.ibuf[(s.ibuf_head + i) % entries_];
+}
+
+void WarpTable::ibuf_push(uint32_t w, const IBufferEntry& e) {
+  WarpSlot& s = slots_[w];
+  if (s.ibuf_count == entries_) throw PipelineError("I-buffer of warp " + std::to_string(w) + " overflow");
+  s.ibuf[(s.ibuf_head + s.ibuf_count) % entries_] = e;
+  ++s.ibuf_count;
+}
+
+void WarpTable::ibuf_pop(uint32_t w) {
+  WarpSlot& s = slots_[w];
+  if (s.ibuf_count == 0) throw PipelineError("I-buffer of warp " + std::to_string(w) + " underflow");
+  s.ibuf_head = (s.ibuf_head + 1) % entries_;
+  --s.ibuf_count;
+}
+
+void WarpTable::ibuf_flush(uint32_t w) {
+  WarpSlot& s = slots_[w];
+  s.ibuf_head = s.ibuf_count = 0;
+  if (s.fetch_pending) s.fetch_stale = true;
+}
+
+uint64_t WarpTable::next_fetch_pc(uint32_t w) const {
+  const WarpSlot& s = slots_[w];
+  if (s.ibuf_count > 0) return ibuf_at(w, s.ibuf_count - 1).pc + isa::kInstrBytes;
+  return s.grid->peek_pc(*s.ctx);
+}
+
+void WarpTable::clear(uint32_t w) {
+  WarpSlot& s = slots_[w];
+  std::vector<IBufferEntry> keep = std::move(s.ibuf);
+  s = WarpSlot{};
+  s.ibuf = std::move(keep);
+}
+
+}  // namespace gputlm::sm

@@ -1,0 +1,81 @@
+// The SM's warp status table: per warp slot, the functional warp it runs, its age key,
+// its I-buffer of decoded instructions, its outstanding fetch and its in-flight count.
+// Fetch/decode fill the I-buffer, the schedulers read and pop it, writeback counts
+// instructions complete. (A hardware table read by several stages within a cycle, like
+// GPGPU-Sim's shd_warp_t; stages reach it through this class's methods only.)
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "isa/exec/functional_executor.h"
+#include "sm/warp_instruction.h"
+
+namespace gputlm::sm {
+
+struct IBufferEntry {
+  const isa::Instruction* instr = nullptr;
+  uint64_t pc = 0;
+  UnitType unit = UnitType::Sp;
+  uint64_t fetch_cycle = 0;
+  uint64_t decode_cycle = 0;
+};
+
+struct WarpSlot {
+  bool valid = false;               // holds a warp of a resident CTA
+  isa::GridExecution* grid = nullptr;
+  isa::WarpContext* ctx = nullptr;  // functional state (owned by the grid)
+  uint32_t cta_slot = 0;
+  uint32_t kernel_id = 0;
+  int32_t cta_global = -1;
+  uint64_t age = 0;                 // warp_age(CTA sequence, warp in CTA)
+  bool issue_done = false;          // the warp executed its last exit (nothing more to issue)
+  bool done = false;                // issue_done and every issued instruction written back
+  uint32_t in_flight = 0;           // issued, not yet written back
+  uint64_t issued = 0;              // instructions issued
+
+  // I-buffer: a ring of `entries` decoded instructions, head = next to issue.
+  std::vector<IBufferEntry> ibuf;
+  uint32_t ibuf_head = 0, ibuf_count = 0;
+
+  // Outstanding instruction fetch.
+  bool fetch_pending = false;
+  bool fetch_stale = false;         // the I-buffer was flushed after the fetch was sent
+  uint64_t fetch_pc = 0;
+  uint32_t fetch_count = 0;
+  uint64_t fetch_cycle = 0;
+};
+
+class WarpTable {
+ public:
+  WarpTable(uint32_t max_warps, uint32_t ibuffer_entries);
+
+  uint32_t size() const { return static_cast<uint32_t>(slots_.size()); }
+  WarpSlot& operator[](uint32_t w) { return slots_[w]; }
+  const WarpSlot& operator[](uint32_t w) const { return slots_[w]; }
+
+  // I-buffer
+  bool ibuf_empty(uint32_t w) const { return slots_[w].ibuf_count == 0; }
+  uint32_t ibuf_free(uint32_t w) const { return entries_ - slots_[w].ibuf_count; }
+  const IBufferEntry& ibuf_head(uint32_t w) const;
+  const IBufferEntry& ibuf_at(uint32_t w, uint32_t i) const;  // i-th from the head
+  void ibuf_push(uint32_t w, const IBufferEntry& e);
+  void ibuf_pop(uint32_t w);
+  // Empties the I-buffer; an outstanding fetch becomes stale (discarded on arrival).
+  void ibuf_flush(uint32_t w);
+  // The PC the warp's next fetch starts at: after the I-buffer's last entry, or the
+  // functional next PC when the I-buffer is empty.
+  uint64_t next_fetch_pc(uint32_t w) const;
+
+  // A warp that may still issue (resident and not past its last exit).
+  bool live(uint32_t w) const { return slots_[w].valid && !slots_[w].issue_done; }
+
+  void clear(uint32_t w);
+
+ private:
+  uint32_t entries_;
+  std::vector<WarpSlot> slots_;
+};
+
+}  // namespace gputlm::sm
