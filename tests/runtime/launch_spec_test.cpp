@@ -123,7 +123,7 @@ TEST_CASE("launch_spec rejects arguments that do not fit their parameter", "[run
                 "2.5 is not an integer");
   require_names(spec_error(dir, spec("[1, 1, \"out\", 3, 4.0, 5.0, \"out\"]")), dir, "args[2]",
                 "needs a 64-bit integer parameter");
-  require_names(spec_error(dir, spec("[1, 2, 3]")), dir, "args[3]", "takes 7 parameters, but 3");
+  require_names(spec_error(dir, spec("[1, 2, 3]")), dir, "args", "takes 7 parameters, but 3");
 }
 
 TEST_CASE("launch_spec rejects a count that does not match the init file", "[runtime][launch_spec]") {
@@ -152,9 +152,16 @@ TEST_CASE("launch_spec rejects blocks over 1024 threads and fill values out of r
   std::string text = saxpy_spec(dir);
   text.replace(text.find("\"block\": [256]"), 14, "\"block\": [64, 32]");
   require_names(spec_error(dir, text), dir, "block", "at most 1024 threads");
-  std::string t2 = saxpy_spec(dir, "[256, 2.0, \"x\", \"y\"]",
-                              ", \"symbols\": {\"k\": {\"type\": \"u8\", \"count\": 4, \"init\": {\"fill\": 256}}}");
-  require_names(spec_error(dir, t2), dir, "symbols.k.init.fill", "256 is out of range for u8");
+  std::filesystem::copy_file(params_ptx(), dir + "/params.ptx");
+  std::string t2 =
+      "{\"ptx\": \"params.ptx\", \"kernel\": \"use_symbols\", \"grid\": [1], \"block\": [32],"
+      " \"buffers\": {\"out\": {\"type\": \"s32\", \"count\": 4, \"init\": {\"fill\": 0}}},"
+      " \"symbols\": {\"kTable\": {\"type\": \"u8\", \"count\": 4, \"init\": {\"fill\": 256}}},"
+      " \"args\": [\"out\"]}";
+  require_names(spec_error(dir, t2), dir, "symbols.kTable.init.fill", "256 is out of range for u8");
+  std::string t3 = t2;
+  t3.replace(t3.find("kTable"), 6, "kTabel");
+  require_names(spec_error(dir, t3), dir, "symbols.kTabel", "no symbol 'kTabel'");
 }
 
 TEST_CASE("launch_spec reports invalid JSON with line and column", "[runtime][launch_spec]") {
