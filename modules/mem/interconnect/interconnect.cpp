@@ -56,6 +56,7 @@ void Interconnect::init_network(Network& n, uint32_t inputs, uint32_t outputs) {
   n.link_free.assign(outputs, 0);
   n.unblocked.assign(outputs, 0);
   n.awaiting.assign(outputs, nullptr);
+  n.wanted.assign(outputs, 0);
 }
 
 void Interconnect::end_of_elaboration() {
@@ -205,10 +206,19 @@ void Interconnect::send_reply(uint32_t port, const Packet& p, uint64_t cycle) {
 }
 
 bool Interconnect::switch_packets(Network& n, uint64_t cycle) {
+  // Count the ready heads per output first, so outputs nobody wants cost nothing.
+  bool any = false;
+  std::fill(n.wanted.begin(), n.wanted.end(), 0u);
+  for (uint32_t i = 0; i < n.inputs.size(); ++i) {
+    if (!n.inputs[i].ready(cycle)) continue;
+    ++n.wanted[n.inputs[i].front().dst];
+    any = true;
+  }
+  if (!any) return false;
   bool work = false;
   const auto inputs = static_cast<uint32_t>(n.inputs.size());
   for (uint32_t o = 0; o < n.outputs.size(); ++o) {
-    if (n.outputs[o].full()) continue;
+    if (n.wanted[o] == 0 || n.outputs[o].full()) continue;
     for (uint32_t k = 0; k < inputs; ++k) {
       const uint32_t i = (n.rr[o] + k) % inputs;
       if (n.moved_cycle[i] == cycle || !n.inputs[i].ready(cycle) || n.inputs[i].front().dst != o) continue;

@@ -118,6 +118,7 @@ class Interconnect : public sc_core::sc_module {
     std::vector<uint64_t> link_free;         // per output: first cycle the link is free
     std::vector<uint64_t> unblocked;         // per output: cycle from which the target takes a new packet
     std::vector<const tlm::tlm_generic_payload*> awaiting;  // per output: packet whose END_* is awaited
+    std::vector<uint32_t> wanted;            // per output: ready input heads this cycle (scratch)
   };
 
   void end_of_elaboration() override;
