@@ -1,0 +1,262 @@
+#include "gpu/cta_scheduler/cta_scheduler.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <tuple>
+
+namespace gputlm::gpu {
+
+namespace {
+constexpr uint64_t kNoTimer = std::numeric_limits<uint64_t>::max();
+}
+
+CtaScheduler::CtaScheduler(sc_core::sc_module_name name, const CtaSchedulerConfig& cfg, const ClockDomain& core,
+                           stats::Group& parent)
+    : sc_core::sc_module(name),
+      cfg_(cfg),
+      core_(core),
+      steering_(make_steering_policy(cfg.steering)),
+      wake_event_((std::string(basename()) + "_wake").c_str()),
+      last_cta_issued_event_((std::string(basename()) + "_last_cta_issued").c_str()),
+      stats_(parent, basename()),
+      ctas_issued_(stats_, "ctas_issued", "CTAs launched on SMs"),
+      ctas_completed_(stats_, "ctas_completed", "CTAs that finished"),
+      kernels_admitted_(stats_, "kernels_admitted", "kernel launches admitted to run"),
+      kernels_completed_(stats_, "kernels_completed", "kernel launches completed"),
+      issue_cycles_(stats_, "issue_cycles", "core cycles in which at least one CTA was launched"),
+      cta_time_(stats_, "cta_time", "core cycles from a CTA's launch to its completion"),
+      last_cta_time_(stats_, "last_cta_time",
+                     "issue-to-completion cycles of each kernel's last issued CTA (KAWS Table 2)"),
+      kernel_cycles_(stats_, "kernel_cycles", "core cycles from a kernel's first CTA launch to its completion") {
+  sc_core::sc_spawn_options opts;
+  opts.spawn_method();
+  opts.dont_initialize();
+  opts.set_sensitivity(&wake_event_);
+  sc_core::sc_spawn([this] { run(); }, "process", &opts);
+}
+
+CtaScheduler::~CtaScheduler() = default;
+
+void CtaScheduler::add_sm(sm::SmCtaIF& sm, const std::string& kind) {
+  if (sm.sm_id() != sms_.size())
+    throw std::invalid_argument(std::string(name()) + ": SM added as number " + std::to_string(sms_.size()) +
+                                " reports sm_id " + std::to_string(sm.sm_id()) + " (add SMs in id order)");
+  sms_.push_back({&sm, kind, 0});
+  used_.assign(sms_.size(), 0);
+  sm.set_completion_callback([this](const sm::CtaCompletion& c) { on_completion(c); });
+}
+
+void CtaScheduler::set_steering(std::unique_ptr<SteeringPolicyIF> policy) {
+  if (!policy) throw std::invalid_argument(std::string(name()) + ": null steering policy");
+  steering_ = std::move(policy);
+}
+
+void CtaScheduler::submit(sm::KernelInstance& kernel, uint64_t cta_count, const KernelLaunchOptions& options) {
+  const std::string who = std::string(name()) + ": kernel " + std::to_string(kernel.id) + " (" + kernel.name + ")";
+  if (sms_.empty()) throw std::invalid_argument(who + ": the GPU has no SMs");
+  if (by_id_.count(kernel.id)) throw std::invalid_argument(who + ": kernel id already used");
+  if (cta_count == 0) throw std::invalid_argument(who + ": a launch needs at least one CTA");
+  for (uint32_t s : options.sm_set)
+    if (s >= sms_.size())
+      throw std::invalid_argument(who + ": SM set names SM " + std::to_string(s) + " but the GPU has " +
+                                  std::to_string(sms_.size()) + " SMs");
+  records_.emplace_back();
+  KernelRecord& r = records_.back();
+  r.kernel = &kernel;
+  r.stream = options.stream;
+  r.cta_count = cta_count;
+  r.sm_set = options.sm_set;
+  std::sort(r.sm_set.begin(), r.sm_set.end());
+  r.sm_set.erase(std::unique(r.sm_set.begin(), r.sm_set.end()), r.sm_set.end());
+  r.submit_cycle = core_.now();
+  by_id_[kernel.id] = &r;
+  queue_.push_back(&r);
+  wake();
+}
+
+const KernelRecord& CtaScheduler::record(uint32_t kernel_id) const {
+  auto it = by_id_.find(kernel_id);
+  if (it == by_id_.end())
+    throw std::out_of_range(std::string(name()) + ": no kernel with id " + std::to_string(kernel_id));
+  return *it->second;
+}
+
+KernelRecord& CtaScheduler::record_of(uint32_t kernel_id) {
+  return const_cast<KernelRecord&>(static_cast<const CtaScheduler&>(*this).record(kernel_id));
+}
+
+std::vector<const KernelRecord*> CtaScheduler::running() const {
+  return std::vector<const KernelRecord*>(running_.begin(), running_.end());
+}
+
+bool CtaScheduler::in_set(const std::vector<uint32_t>& set, uint32_t sm) {
+  return std::binary_search(set.begin(), set.end(), sm);
+}
+
+void CtaScheduler::on_completion(const sm::CtaCompletion& c) {
+  if (c.sm >= sms_.size())
+    throw std::logic_error(std::string(name()) + ": completion reported for unknown SM " + std::to_string(c.sm));
+  completions_.push_back(c);
+  wake();
+}
+
+// --- process -------------------------------------------------------------------------
+// The scheduler is woken on a core clock edge like every block, then waits one delta
+// cycle so that every SM's tick of that edge (and its completions) has happened before
+// it decides.
+
+void CtaScheduler::wake() {
+  if (!sleeping_) return;
+  wake_event_.notify(core_.delay_to_next_edge());
+}
+
+void CtaScheduler::wake_at(uint64_t cycle) {
+  if (cycle < timer_cycle_) timer_cycle_ = cycle;
+  if (sleeping_) wake_event_.notify(core_.delay_until(std::max(cycle, core_.now() + 1)));
+}
+
+void CtaScheduler::run() {
+  if (edge_phase_) {
+    edge_phase_ = false;
+    sleeping_ = false;
+    sc_core::next_trigger(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  edge_phase_ = true;
+  const uint64_t cycle = core_.now();
+  if (timer_cycle_ <= cycle) timer_cycle_ = kNoTimer;
+  ++activations_;
+  if (tick(cycle)) {
+    sc_core::next_trigger(core_.delay_to_next_edge());
+    return;
+  }
+  sleeping_ = true;
+  if (timer_cycle_ != kNoTimer) wake_event_.notify(core_.delay_until(timer_cycle_));
+}
+
+bool CtaScheduler::tick(uint64_t cycle) {
+  retire_completions();
+  admit(cycle);
+  std::fill(used_.begin(), used_.end(), 0);
+  uint32_t issued = 0;
+  while (issued < cfg_.ctas_per_cycle && issue_one(cycle, used_)) ++issued;
+  if (issued) ++issue_cycles_;
+
+  bool pending = false;
+  for (const KernelRecord* r : running_) pending = pending || !r->all_issued();
+  if (!pending) return false;
+  // SMs that completed a CTA this cycle take a replacement next cycle.
+  uint64_t next_eligible = kNoTimer;
+  for (const SmSlot& s : sms_)
+    if (s.eligible_from > cycle) next_eligible = std::min(next_eligible, s.eligible_from);
+  if (next_eligible != kNoTimer) wake_at(next_eligible);
+  // Having issued, try again next cycle; otherwise every SM is full and only a
+  // completion (which wakes us) can change that.
+  return issued > 0;
+}
+
+void CtaScheduler::retire_completions() {
+  if (completions_.empty()) return;
+  // SMs report in the order SystemC ran their ticks: sort for determinism.
+  std::sort(completions_.begin(), completions_.end(), [](const sm::CtaCompletion& a, const sm::CtaCompletion& b) {
+    return std::tie(a.finish_cycle, a.sm, a.kernel_id, a.cta_linear_id) <
+           std::tie(b.finish_cycle, b.sm, b.kernel_id, b.cta_linear_id);
+  });
+  for (const sm::CtaCompletion& c : completions_) {
+    KernelRecord& r = record_of(c.kernel_id);
+    if (!r.admitted() || r.completed() || c.cta_linear_id >= r.ctas_issued)
+      throw std::logic_error(std::string(name()) + ": SM " + std::to_string(c.sm) + " reported completion of CTA " +
+                             std::to_string(c.cta_linear_id) + " of kernel " + std::to_string(c.kernel_id) +
+                             ", which is not running");
+    ++r.ctas_completed;
+    r.ctas.push_back(c);
+    SmSlot& slot = sms_[c.sm];
+    slot.eligible_from = std::max(slot.eligible_from, c.finish_cycle + 1);
+    ++ctas_completed_;
+    cta_time_.sample(static_cast<double>(c.finish_cycle - c.start_cycle));
+    if (c.cta_linear_id == r.last_cta_id) {
+      r.last_cta_start = c.start_cycle;
+      r.last_cta_finish = c.finish_cycle;
+    }
+    for (CtaSchedulerListener* l : listeners_) l->cta_completed(r, c);
+    if (r.all_issued() && r.ctas_completed == r.cta_count) {
+      r.end_cycle = c.finish_cycle;
+      stream_free_from_[r.stream] = r.end_cycle + 1;
+      running_.erase(std::find(running_.begin(), running_.end(), &r));
+      ++kernels_completed_;
+      kernel_cycles_.sample(static_cast<double>(r.cycles()));
+      last_cta_time_.sample(static_cast<double>(r.last_cta_time()));
+      for (CtaSchedulerListener* l : listeners_) l->kernel_completed(r);
+    }
+  }
+  completions_.clear();
+}
+
+void CtaScheduler::admit(uint64_t cycle) {
+  std::vector<uint32_t> blocked_streams;  // a launch earlier in the queue waits on these
+  for (const KernelRecord* r : running_) blocked_streams.push_back(r->stream);
+  for (auto it = queue_.begin(); it != queue_.end() && running_.size() < cfg_.max_concurrent_kernels;) {
+    KernelRecord* r = *it;
+    if (std::find(blocked_streams.begin(), blocked_streams.end(), r->stream) != blocked_streams.end()) {
+      ++it;
+      continue;
+    }
+    auto free_from = stream_free_from_.find(r->stream);
+    if (free_from != stream_free_from_.end() && free_from->second > cycle) {
+      wake_at(free_from->second);  // the stream's previous kernel completed this cycle
+      blocked_streams.push_back(r->stream);
+      ++it;
+      continue;
+    }
+    blocked_streams.push_back(r->stream);
+    if (r->sm_set.empty()) {
+      SteeringContext ctx;
+      ctx.sm_count = sm_count();
+      for (const SmSlot& s : sms_) ctx.sm_kinds.push_back(s.kind);
+      for (const KernelRecord* other : running_) ctx.running_sets.push_back(other->sm_set);
+      r->sm_set = steering_->choose(*r->kernel, r->cta_count, ctx);
+      std::sort(r->sm_set.begin(), r->sm_set.end());
+      r->sm_set.erase(std::unique(r->sm_set.begin(), r->sm_set.end()), r->sm_set.end());
+      if (r->sm_set.empty() || r->sm_set.back() >= sms_.size())
+        throw std::logic_error(std::string(name()) + ": steering policy '" + steering_->name() +
+                               "' chose an empty or out-of-range SM set for kernel " + r->kernel->name);
+    }
+    r->admit_cycle = cycle;
+    running_.push_back(r);
+    it = queue_.erase(it);
+    ++kernels_admitted_;
+    for (CtaSchedulerListener* l : listeners_) l->kernel_admitted(*r);
+  }
+}
+
+bool CtaScheduler::issue_one(uint64_t cycle, std::vector<uint8_t>& used) {
+  const uint32_t n = sm_count();
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t s = (rr_next_ + i) % n;
+    SmSlot& slot = sms_[s];
+    if (used[s] || cycle < slot.eligible_from) continue;
+    for (KernelRecord* r : running_) {
+      if (r->all_issued() || !in_set(r->sm_set, s) || !slot.sm->can_accept_cta(*r->kernel)) continue;
+      const uint64_t cta = r->ctas_issued++;
+      slot.sm->launch_cta(*r->kernel, cta);
+      used[s] = 1;
+      rr_next_ = (s + 1) % n;
+      ++ctas_issued_;
+      if (r->first_cta_cycle == KernelRecord::kNotYet) r->first_cta_cycle = cycle;
+      for (CtaSchedulerListener* l : listeners_) l->cta_launched(*r, s, cta);
+      if (r->all_issued()) {
+        r->last_cta_issue_cycle = cycle;
+        r->last_cta_id = cta;
+        r->last_cta_sm = s;
+        r->last_cta_start = cycle;
+        last_cta_issued_event_.notify(sc_core::SC_ZERO_TIME);
+        for (CtaSchedulerListener* l : listeners_) l->last_cta_issued(*r);
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace gputlm::gpu

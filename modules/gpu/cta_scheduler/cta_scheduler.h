@@ -1,0 +1,177 @@
+// The CTA scheduler (issue 5 item 3): a queue of kernel launches, admission of kernels
+// (several may run at once, on disjoint or shared SM sets chosen by a steering policy),
+// and the assignment of CTAs to SMs: at most `ctas_per_cycle` CTAs per core cycle, each
+// to a different SM, round robin over the SMs starting after the SM that got the last
+// CTA (GPGPU-Sim's issue_block2core), the SM deciding whether the CTA fits
+// (SmCtaIF::can_accept_cta: CTA slots, threads, warps, registers, shared memory).
+// Among running kernels the oldest admitted kernel with CTAs left is served first.
+//
+// Time (docs/blocks/gpu.md): the scheduler's decisions at core cycle N are taken after
+// every SM has done its cycle N (the scheduler runs one delta cycle after the clock
+// edge), so they never depend on SystemC's evaluation order. A CTA launched at cycle N
+// has its warps eligible from cycle N + 1. A CTA that completes at cycle N frees its SM
+// for a replacement from cycle N + 1 (KAWS, seed-mechanisms §P2: "a replacement CTA is
+// assigned the cycle after a CTA completes"). A kernel completes at the finish cycle of
+// its last CTA; a kernel waiting behind it on the same stream is admitted at the next
+// cycle.
+//
+// An idle scheduler (nothing to issue, or every SM of every running kernel full) sleeps
+// until a launch or a CTA completion wakes it.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "core/clock/clock_domain.h"
+#include "core/config/params.h"
+#include "core/stats/stats.h"
+#include "gpu/dispatch/steering_policy.h"
+#include "sm/sm_cta_if.h"
+
+namespace gputlm::gpu {
+
+struct CtaSchedulerConfig {
+  uint32_t ctas_per_cycle = 1;
+  uint32_t max_concurrent_kernels = 16;
+  std::string steering = "all";
+
+  template <class V>
+  void visit(V& v) {
+    v.param("ctas_per_cycle", ctas_per_cycle,
+            "CTAs assigned per core cycle, GPU-wide, each to a different SM (KAWS / seed §P2: 1; "
+            "GPGPU-Sim assigns one per SIMT-core cluster per cycle, i.e. one per SM on Fermi: set it to the SM count)",
+            config::at_least(1));
+    v.param("max_concurrent_kernels", max_concurrent_kernels,
+            "kernels that may be admitted (running) at once; later launches wait in the queue (Fermi: 16)",
+            config::at_least(1));
+    v.param("steering", steering, "kernel steering policy choosing a kernel's SM set: all (every SM)",
+            config::any());
+  }
+};
+
+// How a kernel is launched: its stream (launches on one stream run one after the other,
+// launches on different streams may run concurrently) and, optionally, an explicit SM
+// set that overrides the steering policy.
+struct KernelLaunchOptions {
+  uint32_t stream = 0;
+  std::vector<uint32_t> sm_set;  // empty: the steering policy chooses
+};
+
+// Everything the scheduler knows about one launch; cycles are core cycles.
+struct KernelRecord {
+  static constexpr uint64_t kNotYet = ~uint64_t{0};
+  sm::KernelInstance* kernel = nullptr;
+  uint32_t stream = 0;
+  uint64_t cta_count = 0;
+  std::vector<uint32_t> sm_set;  // chosen at admission
+  uint64_t submit_cycle = kNotYet, admit_cycle = kNotYet;
+  uint64_t first_cta_cycle = kNotYet;       // first CTA launched
+  uint64_t last_cta_issue_cycle = kNotYet;  // last CTA launched ("last CTA issued", KAWS)
+  uint64_t end_cycle = kNotYet;             // finish cycle of the kernel's last completing CTA
+  uint64_t ctas_issued = 0, ctas_completed = 0;
+  // The last CTA issued (KAWS Table 2's "last CTA"): where it ran and when.
+  uint64_t last_cta_id = kNotYet;
+  uint32_t last_cta_sm = 0;
+  uint64_t last_cta_start = kNotYet, last_cta_finish = kNotYet;
+  std::vector<sm::CtaCompletion> ctas;  // every completed CTA, in completion order
+
+  bool admitted() const { return admit_cycle != kNotYet; }
+  bool all_issued() const { return ctas_issued == cta_count; }
+  bool completed() const { return end_cycle != kNotYet; }
+  // Issue-to-completion cycles of the last CTA issued (seed-mechanisms §S last_cta_time).
+  uint64_t last_cta_time() const { return last_cta_finish - last_cta_start; }
+  // Cycles from the first CTA launch to the completion of the last CTA.
+  uint64_t cycles() const { return end_cycle - first_cta_cycle; }
+};
+
+// Observers of kernel progress (the GPU top's per-kernel statistics, KAWS's last-CTA
+// policy). Called from the scheduler's cycle, in a deterministic order.
+class CtaSchedulerListener {
+ public:
+  virtual ~CtaSchedulerListener() = default;
+  virtual void kernel_admitted(const KernelRecord&) {}
+  virtual void cta_launched(const KernelRecord&, uint32_t /*sm*/, uint64_t /*cta*/) {}
+  virtual void last_cta_issued(const KernelRecord&) {}
+  virtual void cta_completed(const KernelRecord&, const sm::CtaCompletion&) {}
+  virtual void kernel_completed(const KernelRecord&) {}
+};
+
+class CtaScheduler : public sc_core::sc_module {
+ public:
+  CtaScheduler(sc_core::sc_module_name name, const CtaSchedulerConfig& cfg, const ClockDomain& core,
+               stats::Group& parent);
+  ~CtaScheduler() override;
+
+  // Elaboration: the SMs in id order (sm.sm_id() must equal the number added before it);
+  // `kind` is what steering policies see.
+  void add_sm(sm::SmCtaIF& sm, const std::string& kind = "sm");
+  void set_steering(std::unique_ptr<SteeringPolicyIF> policy);
+  void add_listener(CtaSchedulerListener& listener) { listeners_.push_back(&listener); }
+
+  // Queues a launch of `kernel` with `cta_count` CTAs (at any time; it is considered from
+  // the next core cycle). The kernel instance must outlive its completion; kernel.id must
+  // be unique. Throws std::invalid_argument for a bad SM set, a duplicate id or no SMs.
+  void submit(sm::KernelInstance& kernel, uint64_t cta_count, const KernelLaunchOptions& options = {});
+
+  // Nothing queued and nothing running.
+  bool idle() const { return queue_.empty() && running_.empty(); }
+  bool completed(uint32_t kernel_id) const { return record(kernel_id).completed(); }
+  const KernelRecord& record(uint32_t kernel_id) const;
+  const std::deque<KernelRecord>& records() const { return records_; }
+  // Kernels admitted and not yet completed, in admission order.
+  std::vector<const KernelRecord*> running() const;
+  uint32_t sm_count() const { return static_cast<uint32_t>(sms_.size()); }
+
+  // Notified (at the cycle) when the last CTA of a kernel has been issued (KAWS).
+  const sc_core::sc_event& last_cta_issued_event() const { return last_cta_issued_event_; }
+  uint64_t activations() const { return activations_; }
+  const CtaSchedulerConfig& config() const { return cfg_; }
+
+ private:
+  struct SmSlot {
+    sm::SmCtaIF* sm = nullptr;
+    std::string kind;
+    uint64_t eligible_from = 0;  // a CTA completed: no replacement before this cycle
+  };
+  void on_completion(const sm::CtaCompletion& c);
+  void wake();
+  void wake_at(uint64_t cycle);
+  void run();
+  bool tick(uint64_t cycle);
+  void retire_completions();
+  void admit(uint64_t cycle);
+  bool issue_one(uint64_t cycle, std::vector<uint8_t>& used);
+  KernelRecord& record_of(uint32_t kernel_id);
+  static bool in_set(const std::vector<uint32_t>& set, uint32_t sm);
+
+  CtaSchedulerConfig cfg_;
+  const ClockDomain& core_;
+  std::unique_ptr<SteeringPolicyIF> steering_;
+  std::vector<SmSlot> sms_;
+  std::vector<CtaSchedulerListener*> listeners_;
+  std::deque<KernelRecord> records_;   // every launch, in submission order (stable addresses)
+  std::vector<KernelRecord*> queue_;   // submitted, not admitted, in submission order
+  std::vector<KernelRecord*> running_; // admitted, not completed, in admission order
+  std::vector<sm::CtaCompletion> completions_;  // reported, not yet retired
+  std::map<uint32_t, KernelRecord*> by_id_;
+  std::map<uint32_t, uint64_t> stream_free_from_;  // per stream: first cycle a successor may start
+  std::vector<uint8_t> used_;          // per SM: got a CTA this cycle (scratch)
+  uint32_t rr_next_ = 0;               // first SM tried for the next CTA
+
+  // process state (see run())
+  sc_core::sc_event wake_event_, last_cta_issued_event_;
+  bool sleeping_ = true, edge_phase_ = true;
+  uint64_t timer_cycle_ = ~uint64_t{0};
+  uint64_t activations_ = 0;
+
+  stats::Group stats_;
+  stats::Counter ctas_issued_, ctas_completed_, kernels_admitted_, kernels_completed_, issue_cycles_;
+  stats::Average cta_time_, last_cta_time_, kernel_cycles_;
+};
+
+}  // namespace gputlm::gpu
