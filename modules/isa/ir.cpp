@@ -230,10 +230,23 @@ uint32_t Module::find_kernel_index(const std::string& name) const {
   std::vector<uint32_t> kernels;
   for (uint32_t i = 0; i < functions.size(); ++i)
     if (functions[i].is_entry) kernels.push_back(i);
-  auto demangled_base = [](const std::string& d) {
-    // "saxpy(int, float*)" -> "saxpy"
-    auto p = d.find('(');
-    return p == std::string::npos ? d : d.substr(0, p);
+  // "void scale<float, 3>(float*, float, long long)" -> "scale<float, 3>": drop the
+  // argument list and, for templates, the return type (both at template depth 0).
+  auto demangled_name = [](const std::string& d) {
+    int depth = 0;
+    size_t end = d.size(), start = 0;
+    for (size_t i = 0; i < d.size(); ++i) {
+      char c = d[i];
+      if (c == '<') ++depth;
+      else if (c == '>' && depth > 0) --depth;
+      else if (depth == 0 && c == '(') {
+        end = i;
+        break;
+      } else if (depth == 0 && c == ' ') {
+        start = i + 1;
+      }
+    }
+    return d.substr(start, end - start);
   };
   // 1. exact mangled name, 2. exact demangled name (with or without the argument list),
   // 3. unique prefix of either.
@@ -242,13 +255,14 @@ uint32_t Module::find_kernel_index(const std::string& name) const {
   std::vector<uint32_t> hits;
   for (uint32_t i : kernels) {
     std::string d = demangle(functions[i].name);
-    if (d == name || demangled_base(d) == name) hits.push_back(i);
+    if (d == name || demangled_name(d) == name) hits.push_back(i);
   }
   if (hits.empty()) {
     for (uint32_t i : kernels) {
       std::string d = demangle(functions[i].name);
       if (functions[i].name.compare(0, name.size(), name) == 0 ||
-          d.compare(0, name.size(), name) == 0)
+          d.compare(0, name.size(), name) == 0 ||
+          demangled_name(d).compare(0, name.size(), name) == 0)
         hits.push_back(i);
     }
   }

@@ -534,14 +534,9 @@ void Parser::finish_module() {
                          std::to_string(callee.params.size()) + " and " +
                          std::to_string(callee.returns.size()));
   }
-  for (const Function& f : mod_.functions)
-    if (f.is_declaration) {
-      bool called = false;
-      for (const CallRef& c : call_refs_) called |= c.callee == f.name;
-      if (called)
-        throw PtxError(file_, f.line, f.column, f.name,
-                       "function '" + f.name + "' is called but never defined in this module");
-    }
+  // Calls to functions that are only declared (.extern vprintf, __assertfail, malloc)
+  // stay: Instruction::callee names a Function with is_declaration set, and the
+  // executor decides what to do with it.
   layout_module();
   for (Function& f : mod_.functions)
     if (!f.is_declaration) analysis::compute_reconvergence(f);

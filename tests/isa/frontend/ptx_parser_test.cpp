@@ -205,6 +205,26 @@ TEST_CASE("ptx_parser kernel lookup by mangled, demangled and prefix names", "[p
   }
 }
 
+TEST_CASE("ptx_parser template kernels, half precision and extern device functions (extra.ptx)", "[ptx_parser]") {
+  Module m = parse_ptx_file("tests/isa/frontend/cu/extra.ptx");
+  CHECK(m.find_kernel("scale<float, 3>").name == "_Z5scaleIfLi3EEvPT_S0_x");
+  CHECK(m.find_kernel("void scale<double, 2>(double*, double, long long)").name == "_Z5scaleIdLi2EEvPT_S0_x");
+  CHECK(m.find_kernel("scale<int").name == "_Z5scaleIiLi4EEvPT_S0_x");
+  CHECK(m.find_kernel("halves").name == "_Z6halvesPK6__halfS1_PS_P7__half2i");
+  CHECK_THROWS_WITH(m.find_kernel("scale"), Catch::Contains("ambiguous"));
+  // printf and assert call functions that are only declared.
+  const Function& k = m.find_kernel("with_printf");
+  int extern_calls = 0;
+  for (const Instruction& ins : k.code)
+    if (ins.op == Opcode::Call && m.functions[ins.callee].is_declaration) ++extern_calls;
+  CHECK(extern_calls == 2);
+  CHECK(m.functions[m.find_function("vprintf")].returns.size() == 1);
+  const Function& h = m.find_kernel("halves");
+  bool f16 = false;
+  for (const Instruction& ins : h.code) f16 |= ins.cls == OpClass::Fp16;
+  CHECK(f16);
+}
+
 TEST_CASE("ptx_parser instruction PCs follow the base + 8*i convention", "[ptx_parser]") {
   Module m = parse_ptx_file("tests/isa/frontend/cu/calls.ptx");
   uint64_t expect_base = 0;
