@@ -26,6 +26,14 @@ struct BenchRun {
   }
 };
 
+// Test threads run deep call chains (driver -> checker -> cache -> checker -> driver);
+// SystemC's default coroutine stack is small, and overflowing it corrupts the heap.
+inline const sc_core::sc_spawn_options& big_stack() {
+  static sc_core::sc_spawn_options opts;
+  opts.set_stack_size(4 << 20);
+  return opts;
+}
+
 inline BenchRun run_bench(const CacheConfig& cfg, ResponderOptions mem, const std::function<void(CacheBench&)>& body,
                           uint32_t end_resp_delay_max = 0, uint32_t end_resp_percent = 0) {
   BenchRun r;
@@ -33,7 +41,7 @@ inline BenchRun run_bench(const CacheConfig& cfg, ResponderOptions mem, const st
   CacheBench* b = r.bench.get();
   auto acc = r.accesses;
   b->cache.set_access_hook([acc](const AccessRecord& a) { acc->push_back(a); });
-  sc_core::sc_spawn([b, body] { body(*b); }, "test_body");
+  sc_core::sc_spawn([b, body] { body(*b); }, "test_body", &big_stack());
   sc_core::sc_start();
   b->up_check.check_quiescent();
   b->down_check.check_quiescent();

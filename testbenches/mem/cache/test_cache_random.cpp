@@ -102,7 +102,7 @@ void run_random(const CacheConfig& cfg, const Traffic& tr) {
         }
         b.cache.set_owner_warp(-1);
       },
-      "traffic");
+      "traffic", &big_stack());
   sc_core::sc_start();
 
   INFO("first mismatches:\n" << [&] {
