@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli.h"
+#include "isa/ir.h"
 #include "runtime/launch_spec.h"
 #include "runtime/runtime.h"
 #include "runtime/spec_runner.h"
@@ -36,6 +37,12 @@ std::string dim_str(const gputlm::runtime::Dim3& d) {
   return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
 }
 
+// "sgemm_tiled" for "_Z11sgemm_tilediPKfS0_Pf": the demangled name without its parameters.
+std::string short_name(const std::string& mangled) {
+  std::string d = gputlm::isa::demangle(mangled);
+  return d.substr(0, d.find('('));
+}
+
 double rate(uint64_t n, double seconds) { return seconds > 0 ? static_cast<double>(n) / seconds : 0.0; }
 
 nlohmann::json to_json(const SpecReport& rep) {
@@ -49,6 +56,7 @@ nlohmann::json to_json(const SpecReport& rep) {
     nlohmann::json e;
     e["label"] = l.label;
     e["kernel"] = l.kernel;
+    e["kernel_demangled"] = gputlm::isa::demangle(l.kernel);
     e["grid"] = {l.grid.x, l.grid.y, l.grid.z};
     e["block"] = {l.block.x, l.block.y, l.block.z};
     e["dynamic_shared_bytes"] = l.dynamic_shared_bytes;
@@ -102,7 +110,7 @@ void print_report(const SpecReport& rep, bool quiet) {
     std::printf("  %-14s %-24s %-12s %-10s %14s %16s %10s %14s\n", "launch", "kernel", "grid", "block",
                 "warp instr", "thread instr", "host s", "warp instr/s");
     for (const LaunchResult& l : rep.launches)
-      std::printf("  %-14s %-24s %-12s %-10s %14llu %16llu %10.4f %14.4g\n", l.label.c_str(), l.kernel.c_str(),
+      std::printf("  %-14s %-24s %-12s %-10s %14llu %16llu %10.4f %14.4g\n", l.label.c_str(), short_name(l.kernel).c_str(),
                   dim_str(l.grid).c_str(), dim_str(l.block).c_str(),
                   static_cast<unsigned long long>(l.warp_instructions),
                   static_cast<unsigned long long>(l.thread_instructions), l.host_seconds,
