@@ -112,6 +112,35 @@ TEST_CASE("crossbar: unloaded request and reply latency is 1 + latency cycles ea
   REQUIRE(b.stat("icnt.reply_flits") == 5);    // 8 B header + 128 B data over 32 B flits
 }
 
+TEST_CASE("crossbar: a request from a faster SM clock is taken at the first interconnect edge after it",
+          "[crossbar]") {
+  ClockDomain sm_clk = ClockDomain::from_mhz("core", 1400.0);
+  ClockDomain icnt_clk = ClockDomain::from_mhz("icnt", 700.0);
+  stats::Group root("tb");
+  InterconnectConfig cfg = small_config(1, 1);
+  std::vector<tb::ScriptedRequest> s;
+  for (uint64_t k = 0; k < 5; ++k) s.push_back({k * 0x100 * 3, false, 128, k * 7 + 1});  // odd SM cycles
+  tb::ScriptedInitiator sm("sm", sm_clk, s, {});
+  ProtocolChecker c1("c1"), c2("c2");
+  Interconnect icnt("icnt", cfg, icnt_clk, root);
+  tb::BackpressureTarget mem("mem", icnt_clk, {});
+  sm.out.bind(c1.in);
+  c1.out.bind(icnt.sm_side);
+  icnt.mem_side.bind(c2.in);
+  c2.out.bind(mem.in);
+  sc_core::sc_start(icnt_clk.period() * 2000);
+  REQUIRE(sm.done());
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    const sc_core::sc_time sent = sm.records()[k].sent;
+    const uint64_t first_edge = icnt_clk.cycle_at(sent) + 1;  // strictly after the send
+    REQUIRE(mem.arrivals()[k].time == icnt_clk.time_of(first_edge + cfg.latency));
+  }
+  c1.check_quiescent();
+  c2.check_quiescent();
+  REQUIRE(c1.violations().empty());
+  REQUIRE(c2.violations().empty());
+}
+
 TEST_CASE("crossbar: fixed_latency topology delivers after exactly `latency` cycles and sleeps meanwhile",
           "[crossbar]") {
   InterconnectConfig cfg = small_config(2, 2);
