@@ -134,6 +134,8 @@ ExecFn select_float_handler(const Instruction& in);    // handlers_float.cpp
 ExecFn select_data_handler(const Instruction& in);     // handlers_data.cpp
 ExecFn select_memory_handler(const Instruction& in);   // handlers_memory.cpp
 ExecFn select_warp_handler(const Instruction& in);     // handlers_warp.cpp
+// vprintf / __assertfail called through `.extern .func` declarations (builtins.cpp).
+ExecFn select_builtin_call(const Function& callee);
 
 inline sem::FpModifiers fp_mods(const Instruction& in) {
   sem::FpModifiers m;

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
@@ -61,6 +62,8 @@ struct ExecOptions {
   // turn (a warp also yields at a barrier). Any value gives the same results for
   // race-free kernels; it bounds spinning on flags set by other warps.
   uint32_t quantum = 1024;
+  // Where device printf (vprintf) writes; nullptr = std::cout. Lanes print in lane order.
+  std::ostream* printf_output = nullptr;
 };
 
 // Counts of executed work (per grid).

@@ -25,8 +25,10 @@ ExecFn select_handler(const Module& m, const Function& fn, uint32_t index) {
       return nullptr;  // executed by the core (control flow, barriers)
     case Opcode::Call:
       if (in.callee == kNone || in.callee >= m.functions.size()) return unsupported("indirect calls are not supported");
-      if (m.functions[in.callee].is_declaration)
+      if (m.functions[in.callee].is_declaration) {
+        if (ExecFn b = select_builtin_call(m.functions[in.callee])) return b;
         return unsupported("callee '" + m.functions[in.callee].name + "' has no body in this module");
+      }
       return nullptr;
     case Opcode::BarWarpSync: case Opcode::Membar: case Opcode::Fence: case Opcode::Nanosleep:
     case Opcode::Discard: case Opcode::Brkpt:
