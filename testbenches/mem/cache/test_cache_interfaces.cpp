@@ -1,0 +1,75 @@
+// The cache's side interfaces: MSHR occupancy and the Mascar saturation flag, the
+// presence probe, kernel-boundary invalidation, and clear errors for bad requests.
+#include "bench_run.h"
+
+using namespace gputlm;
+using namespace gputlm::mem;
+using namespace gputlm::mem::tb;
+
+TEST_CASE("cache reports MSHR occupancy and raises the saturation flag before the MSHRs are full", "[cache]") {
+  CacheConfig cfg = small_l1();
+  cfg.mshr.entries = 4;
+  cfg.mshr.almost_full_margin = 1;
+  ResponderOptions mem;
+  mem.min_latency = mem.max_latency = 40;
+  std::vector<uint32_t> occ;
+  std::vector<bool> sat;
+  auto run = run_bench(cfg, mem, [&](CacheBench& b) {
+    auto& s = b.cache.status_export;  // what an SM reads through its sc_port
+    for (uint64_t i = 0; i < 5; ++i) {
+      send_at(b, 1 + i, i * 128, AccessKind::Load, 0);  // 4 sets: all distinct lines
+      occ.push_back(s->mshr_occupied());
+      sat.push_back(s->saturated());
+    }
+    b.wait_cycle(100);
+    occ.push_back(s->mshr_occupied());
+    sat.push_back(s->saturated());
+  });
+  CHECK(occ == std::vector<uint32_t>{1, 2, 3, 4, 4, 0});
+  CHECK(sat == std::vector<bool>{false, false, true, true, true, false});  // 1 free entry = almost full
+  CHECK(run.at(4 * 128)[0].cause == ReservationFail::MshrEntriesFull);
+  CHECK(run->cache.mshr_capacity() == 4);
+}
+
+TEST_CASE("cache invalidate_all drops valid lines at the next edge and keeps pending ones", "[cache]") {
+  CacheConfig cfg = small_l1();
+  ResponderOptions mem;
+  mem.min_latency = mem.max_latency = 30;
+  bool valid_before = false, valid_same_cycle = false, valid_after = true;
+  auto run = run_bench(cfg, mem, [&](CacheBench& b) {
+    send_at(b, 1, 0x000, AccessKind::Load, 0);
+    b.wait_cycle(40);
+    send_at(b, 40, 0x080, AccessKind::Load, 0);  // pending across the invalidation
+    valid_before = b.cache.probe(0x000);
+    b.cache.invalidate_all();
+    valid_same_cycle = b.cache.probe(0x000);
+    b.wait_cycle(42);
+    valid_after = b.cache.probe(0x000);
+    send_at(b, 100, 0x080, AccessKind::Load, 0);  // filled after the invalidation: a hit
+  });
+  CHECK(valid_before);
+  CHECK(valid_same_cycle);
+  CHECK_FALSE(valid_after);
+  CHECK(run.at(0x080)[1].outcome == AccessOutcome::Hit);
+  CHECK(run->stat("l1.invalidations") == 1);
+}
+
+TEST_CASE("cache rejects an access crossing a line with an error naming the address", "[cache]") {
+  CacheBench b("bench", small_l1());
+  sc_core::sc_spawn([&] {
+    b.wait_cycle(2);
+    b.driver.send(0x1070, AccessKind::Load, 0, 32);  // 0x70 + 32 > 128
+  }, "body", &big_stack());
+  CHECK_THROWS_WITH(sc_core::sc_start(), Catch::Contains("0x1070") && Catch::Contains("crosses"));
+}
+
+TEST_CASE("cache read_only rejects a store with an error naming the cache", "[cache]") {
+  CacheConfig cfg = small_l1();
+  cfg.write_policy = "read_only";
+  CacheBench b("bench", cfg);
+  sc_core::sc_spawn([&] {
+    b.wait_cycle(2);
+    b.driver.send(0x40, AccessKind::Store, 3);
+  }, "body", &big_stack());
+  CHECK_THROWS_WITH(sc_core::sc_start(), Catch::Contains("bench.l1") && Catch::Contains("read-only"));
+}
