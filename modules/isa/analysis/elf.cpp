@@ -131,7 +131,8 @@ class Pass {
 
 }  // namespace
 
-ElfProgramPoints::ElfProgramPoints(const Function& f, const ElfConfig& config) : pc_base_(f.pc_base) {
+ElfProgramPoints::ElfProgramPoints(const Function& f, const ElfConfig& config)
+    : pc_base_(f.pc_base), pc_end_(f.pc_of(static_cast<uint32_t>(f.code.size()))) {
   if (config.max_pp == 0) throw std::invalid_argument("ELF: max_pp must be at least 1");
   if (config.score_bits == 0 || config.score_bits > 31)
     throw std::invalid_argument("ELF: score_bits must be in 1..31");
@@ -158,6 +159,7 @@ ElfProgramPoints::ElfProgramPoints(const Function& f, const ElfConfig& config) :
 }
 
 uint32_t ElfProgramPoints::priority(uint64_t pc) const {
+  if (pc < pc_base_ || pc >= pc_end_) return max_score_;
   auto it = std::lower_bound(table_.begin(), table_.end(), pc,
                              [](const ProgramPoint& p, uint64_t v) { return p.pc < v; });
   if (it == table_.end()) return max_score_;

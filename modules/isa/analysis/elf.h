@@ -40,6 +40,7 @@ class ElfProgramPoints {
   uint32_t points_before_merge() const { return before_merge_; }
 
   // Priority calculator: priority of a warp whose next PC is `pc` (lower = issue first).
+  // PCs outside the analysed function (e.g. inside a callee) get MAX_SCORE.
   uint32_t priority(uint64_t pc) const;
   uint32_t priority_at(uint32_t index) const { return priority(pc_base_ + uint64_t{kInstrBytes} * index); }
 
@@ -53,6 +54,7 @@ class ElfProgramPoints {
   std::vector<ProgramPoint> table_;
   std::vector<bool> recalc_;
   uint64_t pc_base_ = 0;
+  uint64_t pc_end_ = 0;
   uint32_t max_score_ = 255;
   uint32_t before_merge_ = 0;
 };

@@ -70,6 +70,7 @@ TEST_CASE("elf straight-line loads: only global loads are program points", "[elf
   const Function& f = m.functions.back();
   CHECK(elf.priority(f.pc_of(2)) == 2);
   CHECK(elf.table()[1].pc == f.pc_of(4));
+  CHECK(elf.priority(f.pc_base + 8 * f.code.size()) == 255);  // outside the function
 }
 
 TEST_CASE("elf backward branch whose taken path is shorter keeps its score", "[elf]") {
