@@ -186,9 +186,12 @@ tlm::tlm_sync_enum Cache::upstream_fw(tlm::tlm_generic_payload& gp, tlm::tlm_pha
   if (ph != tlm::BEGIN_REQ) throw CacheError(std::string(name()) + ": unexpected phase " + ph.get_name() + " on upstream");
   if (!gp.get_extension<MemExtension>())
     throw CacheError(std::string(name()) + ": request at " + hex_address(gp.get_address()) + " has no MemExtension");
+  if (deferred_ || input_waiting_)
+    throw CacheError(std::string(name()) + ": BEGIN_REQ at " + hex_address(gp.get_address()) +
+                     " before END_REQ of the previous request");
   if (stall_mode_) {
     hold(gp);
-    if (input_queue_.full() || input_waiting_) {
+    if (input_queue_.full()) {
       input_waiting_ = &gp;
       return tlm::TLM_ACCEPTED;
     }
@@ -199,7 +202,7 @@ tlm::tlm_sync_enum Cache::upstream_fw(tlm::tlm_generic_payload& gp, tlm::tlm_pha
   }
   catch_up();
   const uint64_t cycle = domain_.now();
-  if (deferred_ || !port_free(cycle) || response_queue_.full()) {
+  if (!port_free(cycle) || response_queue_.full()) {
     hold(gp);
     deferred_ = &gp;
     process_->wake();
