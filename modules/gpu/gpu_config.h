@@ -1,0 +1,89 @@
+// Configuration of a whole GPU (the GPU top, modules/gpu/gpu.h): clock domains, SM count
+// and SM configuration, CTA scheduler, interconnect, memory partitions (L2 bank + DRAM
+// channel each), deadlock watchdog. The defaults are the Fermi GTX480 of
+// docs/platforms/fermi.md (GPGPU-Sim's SM2_GTX480 gpgpusim.config and seed-mechanisms §P1);
+// configs/fermi_gtx480.json states them explicitly.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/config/params.h"
+#include "gpu/cta_scheduler/cta_scheduler.h"
+#include "mem/interconnect/interconnect.h"
+#include "mem/l2/l2_partition.h"
+#include "sm/sm_config.h"
+
+namespace gputlm::gpu {
+
+struct ClockConfig {
+  // GPGPU-Sim -gpgpu_clock_domains 700.0:700.0:700.0:924.0 (core:icnt:L2:DRAM). The core
+  // runs at half the 1400 MHz shader clock the papers quote because GPGPU-Sim executes a
+  // 32-thread warp instruction per cycle on 16-wide Fermi pipelines.
+  double core_mhz = 700.0;
+  double icnt_mhz = 700.0;
+  double l2_mhz = 700.0;
+  double dram_mhz = 924.0;
+
+  template <class V>
+  void visit(V& v) {
+    v.param("core_mhz", core_mhz, "SM (shader core) clock in MHz", config::in_range(1, 100000));
+    v.param("icnt_mhz", icnt_mhz, "interconnect clock in MHz", config::in_range(1, 100000));
+    v.param("l2_mhz", l2_mhz, "L2 (memory partition) clock in MHz", config::in_range(1, 100000));
+    v.param("dram_mhz", dram_mhz, "DRAM command clock in MHz", config::in_range(1, 100000));
+  }
+};
+
+struct WatchdogConfig {
+  uint64_t cycles = 200000;
+  uint64_t check_interval = 1024;
+
+  template <class V>
+  void visit(V& v) {
+    v.param("cycles", cycles,
+            "core cycles without any warp instruction issued and without any memory progress "
+            "(interconnect packets, DRAM requests answered) after which a run is declared "
+            "deadlocked and ends with a state dump; 0 disables the watchdog",
+            config::at_least(0));
+    v.param("check_interval", check_interval, "core cycles between two watchdog checks", config::at_least(1));
+  }
+};
+
+struct GpuConfig {
+  std::string platform = "fermi";
+  std::string name = "GTX480";
+  uint32_t sms = 15;
+  uint32_t partitions = 6;
+  uint64_t max_cycles = 0;
+  ClockConfig clocks;
+  sm::SmConfig sm;
+  CtaSchedulerConfig cta_scheduler;
+  InterconnectConfig interconnect;
+  L2PartitionConfig l2;
+  WatchdogConfig watchdog;
+
+  template <class V>
+  void visit(V& v) {
+    v.param("platform", platform, "platform to build (a GPU platform: fermi)", config::one_of({"fermi"}));
+    v.param("name", name, "a label for reports (e.g. GTX480)", config::any());
+    v.param("sms", sms, "number of SMs (GPGPU-Sim -gpgpu_n_clusters x -gpgpu_n_cores_per_cluster)",
+            config::in_range(1, 1024));
+    v.param("partitions", partitions,
+            "memory partitions: one L2 bank and one DRAM channel each (-gpgpu_n_mem)", config::in_range(1, 64));
+    v.param("max_cycles", max_cycles, "end a run with an error after this many core cycles (0: no limit)",
+            config::at_least(0));
+    v.group("clocks", clocks, "clock domains");
+    v.group("sm", sm, "every SM");
+    v.group("cta_scheduler", cta_scheduler, "CTA scheduler and kernel dispatch");
+    v.group("interconnect", interconnect,
+            "crossbar between SMs and memory partitions (sm_ports and mem_ports follow sms and partitions)");
+    v.group("l2", l2, "one memory partition: L2 bank, L2<->DRAM queues and DRAM channel");
+    v.group("watchdog", watchdog, "deadlock watchdog");
+  }
+
+  // Cross-field checks and derived values (interconnect ports); throws
+  // config::ConfigError naming the key.
+  void validate();
+};
+
+}  // namespace gputlm::gpu
