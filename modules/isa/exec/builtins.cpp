@@ -1,5 +1,6 @@
 // Calls to the CUDA runtime's device-side functions that PTX declares `.extern` and the
-// driver normally provides: vprintf (device printf) and __assertfail (device assert).
+// driver normally provides: vprintf (device printf), __assertfail (device assert), malloc
+// and free (device heap).
 // They execute as one instruction (no call frame).
 #include <cctype>
 #include <cstdio>
@@ -30,14 +31,14 @@ uint64_t call_arg(ExecCtx& c, uint32_t i, uint32_t lane, uint32_t bytes) {
   return v;
 }
 
-void set_call_ret(ExecCtx& c, uint32_t lane, uint32_t value) {
+void set_call_ret(ExecCtx& c, uint32_t lane, uint64_t value, uint32_t bytes = 4) {
   if (c.in.call_ret_count == 0) return;
   const Operand& o = c.fn.operand_pool[c.in.call_ret_first];
   if ((o.kind == OperandKind::SymAddr || o.kind == OperandKind::Mem) && o.symbol != kNone) {
     const Symbol& s = c.lm.module().symbols[o.symbol];
     uint64_t off = s.offset + static_cast<uint64_t>(o.offset);
-    if (s.kind == SymbolKind::CallParam && off + 4 <= c.fn.call_param_bytes)
-      std::memcpy(c.f.call_params.data() + size_t{lane} * c.fn.call_param_bytes + off, &value, 4);
+    if (s.kind == SymbolKind::CallParam && off + bytes <= c.fn.call_param_bytes)
+      std::memcpy(c.f.call_params.data() + size_t{lane} * c.fn.call_param_bytes + off, &value, bytes);
   } else if (o.kind == OperandKind::Reg) {
     c.f.regs[size_t{o.index} * 32 + lane] = value;
   }
@@ -166,11 +167,35 @@ void h_assertfail(ExecCtx& c) {
   c.grid.fail(c.w, l, "device assertion '" + msg + "' failed at " + file + ":" + std::to_string(line) + " in " + func);
 }
 
+// Device-side malloc/free: allocations of the device's global allocator, made lane by lane
+// in lane order (deterministic addresses); free(0) is a no-op, freeing anything that is not
+// a live allocation is an error.
+void h_malloc(ExecCtx& c) {
+  for_each_lane(c.mask, [&](uint32_t l) {
+    uint64_t bytes = call_arg(c, 0, l, 8);
+    uint64_t p = c.lm.memory().allocator.allocate(bytes);
+    set_call_ret(c, l, p, 8);
+  });
+}
+void h_free(ExecCtx& c) {
+  for_each_lane(c.mask, [&](uint32_t l) {
+    uint64_t p = call_arg(c, 0, l, 8);
+    if (p == 0) return;
+    try {
+      c.lm.memory().allocator.release(p);
+    } catch (const std::exception& e) {
+      c.grid.fail(c.w, l, std::string("device free: ") + e.what());
+    }
+  });
+}
+
 }  // namespace
 
 ExecFn select_builtin_call(const Function& callee) {
   if (callee.name == "vprintf") return &h_vprintf;
   if (callee.name == "__assertfail") return &h_assertfail;
+  if (callee.name == "malloc") return &h_malloc;
+  if (callee.name == "free") return &h_free;
   return nullptr;
 }
 

@@ -48,6 +48,7 @@ uint64_t from_int128(Int128 v, ScalarType dst) { return extend_to_64(static_cast
 double read_float(uint64_t bits, ScalarType t, bool ftz) {
   switch (t) {
     case ScalarType::F16: return double_from_half(static_cast<uint16_t>(bits));
+    case ScalarType::BF16: return double_from_bf16(static_cast<uint16_t>(bits));
     case ScalarType::F32: {
       float f = f32_from_bits(static_cast<uint32_t>(bits));
       return ftz ? flush_f32(f) : f;
@@ -69,6 +70,7 @@ uint64_t write_float(double v, ScalarType dst, RoundMode m, bool ftz, bool sat) 
   if (sat) v = saturate_01(v);
   switch (dst) {
     case ScalarType::F16: return half_from_double(v, m);
+    case ScalarType::BF16: return bf16_from_double(v, m);
     case ScalarType::F32: {
       float f = narrow_with<float>(v, m);
       f = canon_f32(f);
@@ -90,30 +92,39 @@ RoundMode round_mode_of(Rounding r) {
   }
 }
 
-uint16_t half_from_double(double x, RoundMode m) {
-  uint16_t sign = std::signbit(x) ? 0x8000 : 0;
-  if (std::isnan(x)) return 0x7FFF;  // canonical f16 NaN on NVIDIA GPUs
+uint16_t small_float_from_double(double x, RoundMode m, int exp_bits, int mant_bits, uint16_t nan) {
+  const uint32_t sign_bit = 1u << (exp_bits + mant_bits);
+  const uint32_t inf_bits = ((1u << exp_bits) - 1) << mant_bits;
+  const int bias = (1 << (exp_bits - 1)) - 1;
+  const int emin = 1 - bias;
+  uint32_t sign = std::signbit(x) ? sign_bit : 0;
+  if (std::isnan(x)) return nan;
   double a = std::fabs(x);
   bool neg = sign != 0;
-  if (std::isinf(a)) return sign | 0x7C00;
-  if (a == 0) return sign;
+  if (std::isinf(a)) return static_cast<uint16_t>(sign | inf_bits);
+  if (a == 0) return static_cast<uint16_t>(sign);
   int e;
   std::frexp(a, &e);  // a = f * 2^e, f in [0.5, 1)
-  int exp2 = e - 1 < -14 ? -14 : e - 1;
-  double ulp = std::ldexp(1.0, exp2 - 10);
+  int exp2 = e - 1 < emin ? emin : e - 1;
+  double ulp = std::ldexp(1.0, exp2 - mant_bits);
   double q = round_magnitude(a / ulp, m, neg);  // a/ulp is exact (power-of-two scale)
   double r = q * ulp;
-  constexpr double kMaxHalf = 65504.0;
-  if (r > kMaxHalf) {
+  const double max_finite = std::ldexp(2.0 - std::ldexp(1.0, -mant_bits), bias);
+  if (r > max_finite) {
     bool to_inf = m == RoundMode::Rn || (m == RoundMode::Rp && !neg) || (m == RoundMode::Rm && neg);
-    return to_inf ? (sign | 0x7C00) : (sign | 0x7BFF);
+    return static_cast<uint16_t>(to_inf ? (sign | inf_bits) : (sign | (inf_bits - 1)));
   }
-  if (r < std::ldexp(1.0, -14)) return sign | static_cast<uint16_t>(r / std::ldexp(1.0, -24));
+  if (r < std::ldexp(1.0, emin))
+    return static_cast<uint16_t>(sign | static_cast<uint32_t>(r / std::ldexp(1.0, emin - mant_bits)));
   std::frexp(r, &e);
   int er = e - 1;
-  uint32_t mant = static_cast<uint32_t>(r / std::ldexp(1.0, er - 10)) - 1024;
-  return sign | static_cast<uint16_t>(((er + 15) << 10) | mant);
+  uint32_t mant = static_cast<uint32_t>(r / std::ldexp(1.0, er - mant_bits)) - (1u << mant_bits);
+  return static_cast<uint16_t>(sign | (static_cast<uint32_t>(er + bias) << mant_bits) | mant);
 }
+
+uint16_t half_from_double(double x, RoundMode m) { return small_float_from_double(x, m, 5, 10, 0x7FFF); }
+uint16_t bf16_from_double(double x, RoundMode m) { return small_float_from_double(x, m, 8, 7, 0x7FFF); }
+double double_from_bf16(uint16_t h) { return f32_from_bits(uint32_t{h} << 16); }
 
 double double_from_half(uint16_t h) {
   double s = (h & 0x8000) ? -1.0 : 1.0;
@@ -138,12 +149,12 @@ uint64_t convert(uint64_t src, ScalarType dst, ScalarType src_type, Rounding rnd
       return from_int128(v, dst);
     }
     RoundMode m = round_mode_of(rnd);
-    if (dst == ScalarType::F16) {
+    if (dst == ScalarType::F16 || dst == ScalarType::BF16) {
       // Via float in the requested mode, then exact-enough to half: ints up to 2^24 are
       // exact in float; larger values overflow half anyway except rounding at 65504.
       double d = is_signed_int(src_type) ? double(static_cast<int64_t>(v64)) : double(v64);
-      uint64_t r = half_from_double(d, m);
-      return sat ? half_from_double(saturate_01(double_from_half(uint16_t(r))), m) : r;
+      if (sat) d = saturate_01(d);
+      return dst == ScalarType::F16 ? half_from_double(d, m) : bf16_from_double(d, m);
     }
     if (dst == ScalarType::F32) {
       float f;

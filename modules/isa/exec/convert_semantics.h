@@ -34,6 +34,11 @@ inline uint64_t extend_to_64(uint64_t bits, ScalarType t) {
 // IEEE half <-> double conversions in software (no host f16 support needed).
 uint16_t half_from_double(double x, RoundMode m);
 double double_from_half(uint16_t h);
+uint16_t bf16_from_double(double x, RoundMode m);
+double double_from_bf16(uint16_t h);
+// Rounds x to a binary float of exp_bits/mant_bits (IEEE layout, subnormals, inf); NaN ->
+// `nan`. half = (5, 10), bf16 = (8, 7).
+uint16_t small_float_from_double(double x, RoundMode m, int exp_bits, int mant_bits, uint16_t nan);
 
 RoundMode round_mode_of(Rounding r);  // Rn for None/Rn/Rni..., Rz for Rz, etc.
 

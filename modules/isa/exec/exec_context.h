@@ -134,6 +134,7 @@ ExecFn select_float_handler(const Instruction& in);    // handlers_float.cpp
 ExecFn select_data_handler(const Instruction& in);     // handlers_data.cpp
 ExecFn select_memory_handler(const Instruction& in);   // handlers_memory.cpp
 ExecFn select_warp_handler(const Instruction& in);     // handlers_warp.cpp
+ExecFn select_half_handler(const Instruction& in);     // handlers_half.cpp (f16, f16x2)
 // vprintf / __assertfail called through `.extern .func` declarations (builtins.cpp).
 ExecFn select_builtin_call(const Function& callee);
 

@@ -273,6 +273,32 @@ void h_dp4a(ExecCtx& c) {
   });
 }
 
+// dp2a.lo/.hi.atype.btype d, a, b, c: c + a.h0 * b.byte(2k) + a.h1 * b.byte(2k+1), with
+// k = 0 for .lo and 1 for .hi.
+template <bool SA, bool SB, bool Hi>
+void h_dp2a(ExecCtx& c) {
+  const uint64_t* a = src(c, 1);
+  const uint64_t* b = src(c, 2);
+  const uint64_t* e = src(c, 3);
+  uint64_t* d = dst(c, 0);
+  for_each_lane(c.mask, [&](uint32_t l) {
+    int64_t s = 0;
+    for (int i = 0; i < 2; ++i) {
+      uint32_t x = uint32_t(a[l] >> (16 * i)) & 0xFFFF, y = uint32_t(b[l] >> (8 * (i + (Hi ? 2 : 0)))) & 0xFF;
+      int64_t xv = SA ? int64_t(int16_t(x)) : int64_t(x), yv = SB ? int64_t(int8_t(y)) : int64_t(y);
+      s += xv * yv;
+    }
+    d[l] = uint32_t(uint32_t(e[l]) + uint32_t(s));
+  });
+}
+template <bool Hi>
+ExecFn pick_dp2a(bool sa, bool sb) {
+  if (sa && sb) return &h_dp2a<true, true, Hi>;
+  if (sa) return &h_dp2a<true, false, Hi>;
+  if (sb) return &h_dp2a<false, true, Hi>;
+  return &h_dp2a<false, false, Hi>;
+}
+
 }  // namespace
 
 ExecFn select_alu_handler(const Instruction& in) {
@@ -385,6 +411,10 @@ ExecFn select_alu_handler(const Instruction& in) {
       if (sa) return &h_dp4a<true, false>;
       if (sb) return &h_dp4a<false, true>;
       return &h_dp4a<false, false>;
+    }
+    case Opcode::Dp2a: {
+      bool sa = is_signed_int(in.type), sb = is_signed_int(in.type2);
+      return in.mul == MulMode::Hi ? pick_dp2a<true>(sa, sb) : pick_dp2a<false>(sa, sb);
     }
     default: return nullptr;
   }

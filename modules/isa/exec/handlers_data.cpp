@@ -235,7 +235,7 @@ ExecFn by_cmp_type(ScalarType t) {
 
 bool scalar_convertible(ScalarType t) {
   switch (t) {
-    case ScalarType::F16: case ScalarType::F32: case ScalarType::F64: return true;
+    case ScalarType::F16: case ScalarType::BF16: case ScalarType::F32: case ScalarType::F64: return true;
     default: return is_signed_int(t) || is_unsigned_int(t) || (is_bits(t) && type_bytes(t) <= 8);
   }
 }

@@ -272,7 +272,8 @@ bool atom_type_ok(const Instruction& in) {
   switch (in.atom) {
     case AtomOp::Add:
       return t == ScalarType::U32 || t == ScalarType::S32 || t == ScalarType::U64 || t == ScalarType::F32 ||
-             t == ScalarType::F64;
+             t == ScalarType::F64 || t == ScalarType::F16 || t == ScalarType::F16x2 || t == ScalarType::BF16 ||
+             t == ScalarType::BF16x2;
     case AtomOp::Min: case AtomOp::Max:
       return t == ScalarType::U32 || t == ScalarType::S32 || t == ScalarType::U64 || t == ScalarType::S64;
     case AtomOp::Inc: case AtomOp::Dec: return t == ScalarType::U32;

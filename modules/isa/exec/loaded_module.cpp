@@ -20,6 +20,13 @@ ExecFn select_handler(const Module& m, const Function& fn, uint32_t index) {
                     "' in function '" + fn.name + "'" + (why.empty() ? "" : ": " + why));
   };
   ExecFn h = nullptr;
+  if ((in.type == ScalarType::F16 || in.type == ScalarType::F16x2) && in.op != Opcode::Cvt && in.op != Opcode::Mov &&
+      in.op != Opcode::Ld && in.op != Opcode::Ldu && in.op != Opcode::St && in.op != Opcode::Selp &&
+      in.op != Opcode::Atom && in.op != Opcode::Red) {
+    h = select_half_handler(in);
+    if (!h) return unsupported("no semantics for this half-precision form");
+    return h;
+  }
   switch (in.op) {
     case Opcode::Bra: case Opcode::Ret: case Opcode::Exit: case Opcode::Bar: case Opcode::Trap:
       return nullptr;  // executed by the core (control flow, barriers)

@@ -69,8 +69,25 @@ T int_atomic(AtomOp op, T old, T b, T c) {
 }
 }  // namespace
 
+namespace {
+// Adds packed 16-bit floats lane-wise (`halves` of them), rounding each sum to nearest.
+uint64_t add_small_floats(uint64_t old, uint64_t b, uint32_t halves, bool bf16) {
+  uint64_t r = 0;
+  for (uint32_t k = 0; k < halves; ++k) {
+    uint16_t x = static_cast<uint16_t>(old >> (16 * k)), y = static_cast<uint16_t>(b >> (16 * k));
+    double s = bf16 ? double_from_bf16(x) + double_from_bf16(y) : double_from_half(x) + double_from_half(y);
+    r |= uint64_t{bf16 ? bf16_from_double(s, RoundMode::Rn) : half_from_double(s, RoundMode::Rn)} << (16 * k);
+  }
+  return r;
+}
+}  // namespace
+
 uint64_t atomic_update(AtomOp op, ScalarType t, uint64_t old, uint64_t b, uint64_t c) {
   switch (t) {
+    case ScalarType::F16: return op == AtomOp::Add ? add_small_floats(old, b, 1, false) : old;
+    case ScalarType::F16x2: return op == AtomOp::Add ? add_small_floats(old, b, 2, false) : old;
+    case ScalarType::BF16: return op == AtomOp::Add ? add_small_floats(old, b, 1, true) : old;
+    case ScalarType::BF16x2: return op == AtomOp::Add ? add_small_floats(old, b, 2, true) : old;
     case ScalarType::F32: {
       if (op == AtomOp::Exch) return b & 0xFFFFFFFFu;
       if (op == AtomOp::Cas) return (old & 0xFFFFFFFFu) == (b & 0xFFFFFFFFu) ? (c & 0xFFFFFFFFu) : old;

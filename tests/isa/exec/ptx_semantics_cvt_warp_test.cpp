@@ -103,7 +103,15 @@ TEST_CASE("ptx_semantics: f16 conversions", "[ptx_semantics]") {
   CHECK(double_from_half(0x3555) == 0.333251953125);
   CHECK(double_from_half(0x0001) == std::ldexp(1.0, -24));
   CHECK(std::isinf(double_from_half(0xFC00)));
+  // bf16: 7 mantissa bits. 1 + 2^-8 is half an ulp above 1 (tie to even: 1.0); 1 + 3*2^-8
+  // lies halfway between 1 + 2^-7 (odd) and 1 + 2^-6 (even).
+  CHECK(bf16_from_double(1.0 + std::ldexp(1.0, -8), RoundMode::Rn) == 0x3F80);
+  CHECK(bf16_from_double(1.0 + 3 * std::ldexp(1.0, -8), RoundMode::Rn) == 0x3F82);
+  CHECK(bf16_from_double(1.0 + std::ldexp(1.0, -8), RoundMode::Rp) == 0x3F81);
+  CHECK(bf16_from_double(3.5e38, RoundMode::Rn) == 0x7F80);  // above max bf16 (~3.39e38): inf
+  CHECK(double_from_bf16(0xC040) == -3.0);
   using ST = ScalarType;
+  CHECK(cvt(fbits(-3.0f), ST::BF16, ST::F32, Rounding::Rn) == 0xC040);
   CHECK(cvt(fbits(0.5f), ST::F16, ST::F32, Rounding::Rn) == 0x3800);
   CHECK(cvt(0x3800, ST::F32, ST::F16) == fbits(0.5f));
 }
@@ -223,4 +231,12 @@ TEST_CASE("ptx_semantics: atomic update rules incl. inc/dec wrap and 64-bit cas"
   CHECK(atomic_update(AtomOp::Add, ST::F32, fbits(1.5f), fbits(2.25f), 0) == fbits(3.75f));
   CHECK(atomic_update(AtomOp::Add, ST::F32, fbits(std::ldexp(1.0f, -140)), fbits(0.0f), 0) == fbits(0.0f));
   CHECK(atomic_update(AtomOp::Add, ST::F64, dbits(0.1), dbits(0.2), 0) == dbits(0.1 + 0.2));
+}
+
+TEST_CASE("ptx_semantics: packed f16x2 and bf16 atomic add round each half", "[ptx_semantics]") {
+  using ST = ScalarType;
+  // {1.0, 2.0} + {2^-11, 0.5}: 1 + 2^-11 ties to even (1.0); 2.5 is exact.
+  CHECK(atomic_update(AtomOp::Add, ST::F16x2, 0x40003C00u, 0x38001000u, 0) == 0x41003C00u);
+  CHECK(atomic_update(AtomOp::Add, ST::F16, 0x3C00u, 0x3C00u, 0) == 0x4000u);       // 1 + 1 = 2
+  CHECK(atomic_update(AtomOp::Add, ST::BF16, 0x3F80u, 0x3F80u, 0) == 0x4000u);      // bf16 1 + 1 = 2
 }

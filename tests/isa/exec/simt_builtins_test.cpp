@@ -31,3 +31,13 @@ TEST_CASE("simt: a failing device assert is an error with its message", "[simt]"
   uint64_t dok = dev.upload(ok);
   CHECK_NOTHROW(dev.run("check", d1(1), d1(32), 0, dok));
 }
+
+TEST_CASE("simt: device malloc and free", "[simt]") {
+  TestDevice dev("tests/isa/exec/cu/printf.ptx");
+  uint64_t out = dev.alloc<int>(64, -1);
+  size_t live_before = dev.memory().allocator.live().size();
+  dev.run("heap", d1(1), d1(64), 0, out);
+  auto o = dev.download<int>(out, 64);
+  for (int t = 0; t < 64; ++t) CHECK(o[t] == t * (t * (t + 1) / 2));
+  CHECK(dev.memory().allocator.live().size() == live_before);  // every allocation was freed
+}

@@ -301,11 +301,101 @@ TEST_CASE("simt: an instruction without semantics is a load-time error naming it
 {
   .reg .b16 %h<3>;
   mov.b16 %h1, 0x3C00;
-  add.f16 %h2, %h1, %h1;
+  min.f16 %h2, %h1, %h1;
   ret;
 }
 )";
   DeviceMemory mem;
   CHECK_THROWS_WITH(LoadedModule(parse_ptx_string(ptx, "half.ptx"), mem),
-                    Catch::Contains("half.ptx:9:") && Catch::Contains("unsupported instruction 'add.f16 %h2, %h1, %h1'"));
+                    Catch::Contains("half.ptx:9:") && Catch::Contains("unsupported instruction 'min.f16 %h2, %h1, %h1'"));
+}
+
+TEST_CASE("simt: f16 and f16x2 arithmetic is correctly rounded", "[simt]") {
+  TestDevice dev(TestDevice::Text{}, kHeader + R"(
+.visible .entry halves(.param .u64 p_out)
+{
+  .reg .pred %p<3>;
+  .reg .b16 %h<20>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<3>;
+  mov.b16 %h1, 0x3C00;
+  mov.b16 %h2, 0x1000;
+  add.f16 %h3, %h1, %h2;
+  mov.b16 %h4, 0x1200;
+  add.f16 %h5, %h1, %h4;
+  mov.b16 %h6, 0x4000;
+  mov.b16 %h7, 0x4200;
+  mul.f16 %h8, %h6, %h7;
+  mov.b16 %h9, 0x3C01;
+  mov.b16 %h10, 0xBC02;
+  fma.rn.f16 %h11, %h9, %h9, %h10;
+  neg.f16 %h12, %h1;
+  add.sat.f16 %h13, %h1, %h1;
+  mov.b16 %h14, 0x0001;
+  mov.b16 %h15, 0x0000;
+  add.ftz.f16 %h16, %h14, %h15;
+  add.f16 %h17, %h14, %h15;
+  mov.b32 %r1, {%h1, %h7};
+  mov.b32 %r2, {%h6, %h6};
+  add.f16x2 %r3, %r1, %r2;
+  setp.lt.f16x2 %p1|%p2, %r1, %r2;
+  selp.u32 %r4, 1, 0, %p1;
+  selp.u32 %r5, 2, 0, %p2;
+  or.b32 %r4, %r4, %r5;
+  mov.b32 %r6, {%h3, %h5};
+  mov.b32 %r7, {%h8, %h11};
+  mov.b32 %r8, {%h12, %h13};
+  mov.b32 %r9, {%h16, %h17};
+  ld.param.u64 %rd1, [p_out];
+  cvta.to.global.u64 %rd1, %rd1;
+  st.global.v4.u32 [%rd1], {%r6, %r7, %r8, %r9};
+  st.global.v2.u32 [%rd1+16], {%r3, %r4};
+  ret;
+}
+)", "halves.ptx");
+  uint64_t out = dev.alloc<uint32_t>(6, 0);
+  dev.run("halves", d1(1), d1(1), 0, out);
+  auto o = dev.download<uint32_t>(out, 6);
+  auto lo = [](uint32_t v) { return v & 0xFFFFu; };
+  auto hi = [](uint32_t v) { return v >> 16; };
+  CHECK(lo(o[0]) == 0x3C00u);  // 1 + 2^-11: a tie, to even (1.0)
+  CHECK(hi(o[0]) == 0x3C01u);  // 1 + 1.5 * 2^-11... = 1 + 0.75 ulp: up
+  CHECK(lo(o[1]) == 0x4600u);  // 2 * 3 = 6
+  CHECK(hi(o[1]) == 0x0010u);  // (1+2^-10)^2 - (1+2^-9) = 2^-20 exactly (single rounding)
+  CHECK(lo(o[2]) == 0xBC00u);  // neg 1.0
+  CHECK(hi(o[2]) == 0x3C00u);  // 1 + 1 saturated to 1
+  CHECK(lo(o[3]) == 0x0000u);  // ftz: the smallest subnormal flushes
+  CHECK(hi(o[3]) == 0x0001u);  // without ftz it stays
+  CHECK(lo(o[4]) == 0x4200u);  // {1, 3} + {2, 2} = {3, 5}
+  CHECK(hi(o[4]) == 0x4500u);
+  CHECK(o[5] == 1u);           // 1 < 2 true (p), 3 < 2 false (q)
+}
+
+TEST_CASE("simt: dp4a and dp2a byte/halfword dot products", "[simt]") {
+  TestDevice dev(TestDevice::Text{}, kHeader + R"(
+.visible .entry dots(.param .u64 p_out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<3>;
+  mov.u32 %r1, 0x01FF0203;
+  mov.u32 %r2, 0x02020202;
+  dp4a.s32.s32 %r3, %r1, %r2, 10;
+  dp4a.u32.u32 %r4, %r1, %r2, 10;
+  mov.u32 %r5, 0xFFFF0003;
+  mov.u32 %r6, 0x04030201;
+  dp2a.lo.s32.s32 %r7, %r5, %r6, 10;
+  dp2a.hi.s32.s32 %r8, %r5, %r6, 10;
+  ld.param.u64 %rd1, [p_out];
+  cvta.to.global.u64 %rd1, %rd1;
+  st.global.v4.u32 [%rd1], {%r3, %r4, %r7, %r8};
+  ret;
+}
+)", "dots.ptx");
+  uint64_t out = dev.alloc<uint32_t>(4, 0);
+  dev.run("dots", d1(1), d1(1), 0, out);
+  auto o = dev.download<uint32_t>(out, 4);
+  CHECK(o[0] == 20u);   // 10 + 2 * (3 + 2 - 1 + 1)
+  CHECK(o[1] == 532u);  // 10 + 2 * (3 + 2 + 255 + 1)
+  CHECK(o[2] == 11u);   // 10 + 3 * 1 + (-1) * 2
+  CHECK(o[3] == 15u);   // 10 + 3 * 3 + (-1) * 4
 }

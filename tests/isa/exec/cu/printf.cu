@@ -10,3 +10,14 @@ extern "C" __global__ void hello(int base, float f, const char* unused) {
 extern "C" __global__ void check(const int* v) {
   assert(v[threadIdx.x] >= 0);
 }
+
+// Device heap: each thread allocates, fills and frees a small array.
+extern "C" __global__ void heap(int* out) {
+  int t = threadIdx.x;
+  int* p = (int*)malloc((t + 1) * sizeof(int));
+  for (int i = 0; i <= t; ++i) p[i] = i * t;
+  int s = 0;
+  for (int i = 0; i <= t; ++i) s += p[i];
+  out[t] = s;
+  free(p);
+}
