@@ -103,12 +103,7 @@ bool DramController::tick(uint64_t n) {
   if (!events_.empty()) next = n + 1;
   if (!data_.empty()) next = std::min(next, data_.head_ready_cycle());
   if (!responding_ && !returns_.empty()) next = std::min(next, returns_.head_ready_cycle());
-  for (uint32_t j = 0; j < banks_.size(); ++j) {
-    if (banks_[j].request == kNoRequest) continue;
-    uint64_t ready = kNever;
-    next_command(j, n, ready);
-    next = std::min(next, ready);
-  }
+  next = std::min(next, earliest_command_);  // issue_command() looked at every bank
   if (next != kNever) process_.wake_at(next);
   return false;
 }
@@ -165,6 +160,7 @@ bool DramController::accept(uint64_t n) {
   r.atoms = (gp.get_data_length() + cfg_.atom_bytes() - 1) / cfg_.atom_bytes();
   r.arrival = n;
   queue_.push_back(DramQueuedRequest{slot, r.at.bank, r.at.row, r.write, n});
+  assign_pending_ = true;
   tlm::tlm_phase phase = tlm::END_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   in->nb_transport_bw(gp, phase, t);
@@ -172,6 +168,10 @@ bool DramController::accept(uint64_t n) {
 }
 
 bool DramController::assign_banks() {
+  // A policy's choice for a free bank depends only on the queue and that bank's open
+  // row, which stay the same until a request arrives or a bank becomes free.
+  if (!assign_pending_) return false;
+  assign_pending_ = false;
   bool work = false;
   for (uint32_t j = 0; j < banks_.size() && !queue_.empty(); ++j) {
     Bank& b = banks_[j];
@@ -214,12 +214,16 @@ DramCommand DramController::next_command(uint32_t j, uint64_t n, uint64_t& ready
 
 bool DramController::issue_command(uint64_t n) {
   const auto nb = static_cast<uint32_t>(banks_.size());
+  earliest_command_ = kNever;
   for (uint32_t k = 0; k < nb; ++k) {
     const uint32_t j = (prio_ + k) % nb;
     if (banks_[j].request == kNoRequest) continue;
     uint64_t ready = kNever;
     const DramCommand cmd = next_command(j, n, ready);
-    if (ready > n) continue;
+    if (ready > n) {
+      earliest_command_ = std::min(earliest_command_, ready);
+      continue;
+    }
     issue(cmd, j, n);
     return true;  // one command per cycle
   }
@@ -280,7 +284,10 @@ void DramController::issue(DramCommand cmd, uint32_t j, uint64_t n) {
       wr_bus_ready_ = bus_free > t.tWL ? bus_free - t.tWL : 0;
       data_bus_busy_.add(d_.burst);
       data_.push(slot, bus_free);
-      if (r.issued == r.atoms) b.request = kNoRequest;  // the bank may take its next request
+      if (r.issued == r.atoms) {
+        b.request = kNoRequest;  // the bank may take its next request
+        assign_pending_ = true;
+      }
       break;
     }
   }

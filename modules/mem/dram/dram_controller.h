@@ -126,6 +126,8 @@ class DramController : public sc_core::sc_module, public tlm::tlm_fw_transport_i
   std::vector<Bank> banks_;
   std::size_t in_service_ = 0;               // requests assigned to banks or in the return path
   uint32_t prio_ = 0;                        // first bank tried for the next command
+  bool assign_pending_ = false;
+  uint64_t earliest_command_ = kNever;       // when nothing issued: first cycle any bank can issue              // queue or free banks changed since the last assignment
   uint64_t ccd_ready_ = 0, rrd_ready_ = 0, rd_bus_ready_ = 0, wr_bus_ready_ = 0, rtw_ready_ = 0, wtr_ready_ = 0;
   CycleQueue<uint32_t> data_;                // column commands in flight, ready when their data is done
   CycleQueue<uint32_t> returns_;             // completed requests, ready at max(done, arrival + min_latency)
