@@ -51,6 +51,8 @@ Module parse_ptx_file(const std::string& path) {
 namespace frontend {
 
 constexpr int kMaxInitDepth = 8;
+constexpr uint64_t kMaxVariableBytes = uint64_t{1} << 32;
+constexpr uint64_t kMaxInitBytes = uint64_t{1} << 26;
 
 Parser::Parser(std::string_view src, std::string file) : file_(std::move(file)), src_(src) {}
 
@@ -281,6 +283,8 @@ void Parser::parse_decl_suffix(Decl& d) {
     uint64_t n = expect_uint("array size");
     if (n == 0 || n > (uint64_t{1} << 32)) fail(&toks_[pos_ - 1], "array size out of range");
     d.count *= n;
+    if (d.count * type_bytes(d.type) > kMaxVariableBytes)
+      fail(&toks_[pos_ - 1], "array too large (more than 4 GiB)");
     expect(']', "after array size");
   }
 }
@@ -340,6 +344,8 @@ void Parser::parse_initializer(Decl& d) {
     d.unsized_array = false;
   }
   if (elems > d.count) fail(d.name_tok, "too many initialisers for '" + std::string(d.name) + "'");
+  if (d.count * type_bytes(d.type) > kMaxInitBytes)
+    fail(d.name_tok, "initialised variable '" + std::string(d.name) + "' is larger than 64 MiB");
   d.init.resize(d.count * type_bytes(d.type), 0);
 }
 

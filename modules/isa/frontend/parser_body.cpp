@@ -104,6 +104,8 @@ void Parser::parse_reg_decl() {
     if (accept('<')) {
       count = expect_uint("register count");
       if (count == 0 || count > kMaxRegRange) fail(&toks_[pos_ - 1], "register range out of bounds");
+      if (f.regs.size() + f.preds.size() + count > kMaxRegRange)
+        fail(&toks_[pos_ - 1], "too many registers in function (limit " + std::to_string(kMaxRegRange) + ")");
       expect('>', "after register count");
     }
     auto declare = [&](const std::string& n) {
