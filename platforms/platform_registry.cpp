@@ -1,6 +1,7 @@
 #include "platforms/platform_registry.h"
 
 #include "platforms/demo/demo_platform.h"
+#include "platforms/fermi/fermi_platform.h"
 
 namespace gputlm::platforms {
 
@@ -9,6 +10,7 @@ namespace gputlm::platforms {
 const std::map<std::string, PlatformInfo>& registry() {
   static const std::map<std::string, PlatformInfo> r = {
       {"demo", demo::platform_info()},
+      {"fermi", fermi::platform_info()},
   };
   return r;
 }

@@ -84,6 +84,14 @@ struct GpuConfig {
   // Cross-field checks and derived values (interconnect ports); throws
   // config::ConfigError naming the key.
   void validate();
+
+  // Peak DRAM bandwidth in GB/s: partitions x command clock x beats per command cycle x
+  // channel width (GTX480: 6 x 924 MHz x 4 x 8 B = 177.4 GB/s).
+  double dram_bandwidth_gbs() const;
+  // Total L2 capacity in bytes.
+  uint64_t l2_bytes() const { return uint64_t{partitions} * l2.bank.size_bytes(); }
+  // A few lines describing the composition (reports, `gputlm demo --config`).
+  std::string summary() const;
 };
 
 }  // namespace gputlm::gpu

@@ -1,0 +1,84 @@
+// The Fermi GTX480 config and its variants: every file parses and validates, the key
+// figures match docs/platforms/fermi.md, overrides and bad keys behave.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "platforms/fermi/fermi_platform.h"
+#include "platforms/platform_registry.h"
+
+using namespace gputlm;
+
+namespace {
+gpu::GpuConfig load(const std::string& path) {
+  return platforms::fermi::read_gpu_config(config::ConfigSource::from_file(path));
+}
+}  // namespace
+
+TEST_CASE("fermi config gtx480 has the GTX480 parameters", "[gpu][fermi]") {
+  const gpu::GpuConfig c = load("configs/fermi_gtx480.json");
+  CHECK(c.sms == 15);
+  CHECK(c.sm.warp_size == 32);
+  CHECK(c.sm.max_warps == 48);
+  CHECK(c.sm.max_ctas == 8);
+  CHECK(c.sm.max_threads == 1536);
+  CHECK(c.sm.registers == 32768);
+  CHECK(c.sm.shared_bytes == 48 * 1024);
+  CHECK(c.sm.scheduler.count == 2);
+  CHECK(c.sm.l1d.size_bytes() == 16 * 1024);
+  CHECK(c.sm.l1i.size_bytes() == 2 * 1024);
+  CHECK(c.l2_bytes() == 768 * 1024);
+  CHECK(c.partitions == 6);
+  CHECK(c.interconnect.sm_ports == 15);
+  CHECK(c.interconnect.mem_ports == 6);
+  CHECK(c.l2.dram.scheduler == "frfcfs");
+  CHECK(std::abs(c.dram_bandwidth_gbs() - 177.4) < 0.05);
+  CHECK(c.clocks.core_mhz == 700.0);
+}
+
+TEST_CASE("fermi config variants load and differ where their papers say", "[gpu][fermi]") {
+  const gpu::GpuConfig l1d48 = load("configs/variants/fermi_l1d_48k.json");
+  CHECK(l1d48.sm.l1d.size_bytes() == 48 * 1024);
+  CHECK(l1d48.sm.shared_bytes == 16 * 1024);
+
+  const gpu::GpuConfig elf = load("configs/variants/elf_table1.json");
+  CHECK(elf.l2.bank.ways == 16);
+  CHECK(elf.l2_bytes() == 768 * 1024);
+
+  const gpu::GpuConfig mascar = load("configs/variants/mascar_table1.json");
+  CHECK(mascar.sm.l1d.size_bytes() == 32 * 1024);
+  CHECK(mascar.sm.l1d.sets == 64);
+  CHECK(mascar.sm.l1d.mshr.entries == 64);
+  CHECK(mascar.l2.bank.mshr.entries == 64);
+
+  const gpu::GpuConfig t21 = load("configs/variants/thesis_table2_1.json");
+  CHECK(t21.sms == 30);
+  CHECK(t21.partitions == 8);
+  CHECK(t21.sm.max_threads == 1024);
+  CHECK(t21.l2_bytes() == 1024 * 1024);
+  CHECK(t21.interconnect.sm_ports == 30);
+
+  const gpu::GpuConfig t51 = load("configs/variants/thesis_table5_1.json");
+  CHECK(t51.sms == 15);
+  CHECK(t51.sm.l1d.allocation == "on_fill");
+  CHECK(t51.l2.bank.allocation == "on_fill");
+  CHECK(t51.l2_bytes() == 768 * 1024);
+}
+
+TEST_CASE("fermi config rejects unknown keys and applies overrides", "[gpu][fermi]") {
+  auto src = config::ConfigSource::from_file("configs/fermi_gtx480.json");
+  src.apply_override("sm.l1d.mshr.entries=64");
+  src.apply_override("sms=4");
+  const gpu::GpuConfig c = platforms::fermi::read_gpu_config(src);
+  CHECK(c.sm.l1d.mshr.entries == 64);
+  CHECK(c.interconnect.sm_ports == 4);
+
+  auto bad = config::ConfigSource::from_file("configs/fermi_gtx480.json");
+  bad.apply_override("sm.l1d.sizes=3");
+  CHECK_THROWS_WITH(platforms::fermi::read_gpu_config(bad), Catch::Contains("sm.l1d.sizes"));
+
+  auto demo = config::ConfigSource::from_file("configs/demo.json");
+  CHECK_THROWS_WITH(platforms::fermi::read_gpu_config(demo), Catch::Contains("not a GPU platform"));
+  CHECK(platforms::find("fermi").list_params().size() > 50);
+}
