@@ -6,7 +6,8 @@
 // per simulated core cycle, plus a few simulated figures (L1/L2 hit rates, DRAM
 // bandwidth utilisation and row-hit rate) as a sanity check.
 //
-//   mem_bench [--requests N_per_sm] [--pattern stream|random|both] [--sms N] [--partitions N]
+//   mem_bench [--requests N_per_sm] [--pattern stream|random] [--sms N] [--partitions N]
+// (environment MEM_BENCH_STATS=1 also prints the statistics tree as JSON)
 #include <chrono>
 #include <ctime>
 #include <cstdio>
@@ -22,8 +23,7 @@
 #include "core/stats/stats.h"
 #include "core/traffic/traffic_generator.h"
 #include "mem/cache/cache.h"
-#include "mem/interconnect/interconnect.h"
-#include "mem/l2/l2_partition.h"
+#include "mem/l2/memory_system.h"
 
 using namespace gputlm;
 
@@ -41,30 +41,24 @@ struct Result {
   double host_seconds = 0, wall_seconds = 0, l1_hit_rate = 0, l2_hit_rate = 0, dram_util = 0, row_hit_rate = 0;
 };
 
-// One GPU memory system. SystemC allows one elaboration per process, so both patterns
-// live in one model: the random generators start once the streaming ones are done.
-class MemorySystem {
+// SMs' L1s in front of the memory system. SystemC allows one elaboration per process,
+// so a run simulates one pattern.
+class Bench {
  public:
-  MemorySystem(const Options& o)
+  explicit Bench(const Options& o)
       : core_(ClockDomain::from_mhz("core", 700.0)),  // -gpgpu_clock_domains 700:700:700:924
         icnt_clk_(ClockDomain::from_mhz("icnt", 700.0)),
         l2_clk_(ClockDomain::from_mhz("l2", 700.0)),
         dram_clk_(ClockDomain::from_mhz("dram", 924.0)),
         root_("gpu") {
-    InterconnectConfig ic;
-    ic.sm_ports = o.sms;
-    ic.mem_ports = o.partitions;
-    icnt_ = std::make_unique<Interconnect>("icnt", ic, icnt_clk_, root_);
-    for (uint32_t p = 0; p < o.partitions; ++p) {
-      L2PartitionConfig pc;
-      parts_.push_back(std::make_unique<L2Partition>(("l2p" + std::to_string(p)).c_str(), pc, l2_clk_, dram_clk_,
-                                                     root_, &icnt_->partition_map()));
-      icnt_->mem_side.bind(parts_.back()->in);
-    }
+    MemorySystemConfig mc;
+    mc.icnt.sm_ports = o.sms;
+    mc.icnt.mem_ports = o.partitions;
+    memory_ = std::make_unique<MemorySystem>("memory", mc, icnt_clk_, l2_clk_, dram_clk_, root_);
     for (uint32_t i = 0; i < o.sms; ++i) {
       mem::CacheConfig l1;  // 32 KB, 8-way, 128 B, 32 x 8 MSHRs, write-evict, reject mode
       l1s_.push_back(std::make_unique<mem::Cache>(("l1_" + std::to_string(i)).c_str(), l1, core_, root_));
-      l1s_.back()->downstream.bind(icnt_->sm_side);
+      l1s_.back()->downstream.bind(memory_->sm_side());
     }
   }
   void add_generators(const std::string& pattern, const Options& o) {
@@ -80,21 +74,18 @@ class MemorySystem {
       g.seed = 1 + uint64_t{i} * 1000003;
       gens_.push_back(std::make_unique<TrafficGenerator>((pattern + "_sm" + std::to_string(i)).c_str(), g, core_,
                                                          root_));
+      gens_.back()->out.bind(l1s_[i]->upstream);
     }
   }
-  // Generators of one pattern share the L1s through a switch: only one pattern runs at a time.
-  Interconnect* icnt() { return icnt_.get(); }
-  std::vector<std::unique_ptr<mem::Cache>>& l1s() { return l1s_; }
   std::vector<std::unique_ptr<TrafficGenerator>>& gens() { return gens_; }
-  std::vector<std::unique_ptr<L2Partition>>& parts() { return parts_; }
+  MemorySystem& memory() { return *memory_; }
   stats::Group& root() { return root_; }
   const ClockDomain& core() const { return core_; }
 
  private:
   ClockDomain core_, icnt_clk_, l2_clk_, dram_clk_;
   stats::Group root_;
-  std::unique_ptr<Interconnect> icnt_;
-  std::vector<std::unique_ptr<L2Partition>> parts_;
+  std::unique_ptr<MemorySystem> memory_;
   std::vector<std::unique_ptr<mem::Cache>> l1s_;
   std::vector<std::unique_ptr<TrafficGenerator>> gens_;
 };
@@ -108,7 +99,7 @@ double total(stats::Group& root, const std::string& path) {
   return s->scalar(stats::View::Total);
 }
 
-Result run(MemorySystem& m, const Options& o) {
+Result run(Bench& m, const Options& o) {
   Result r;
   const auto t0 = std::chrono::steady_clock::now();
   const std::clock_t c0 = std::clock();
@@ -121,6 +112,7 @@ Result run(MemorySystem& m, const Options& o) {
   // Host CPU time of this process: the machine is shared, wall time is reported beside it.
   r.host_seconds = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  m.memory().update_stats();
   for (auto& g : m.gens()) {
     r.transactions += g->completed();
     r.core_cycles = std::max(r.core_cycles, g->last_completion_cycle() + 1);
@@ -131,8 +123,7 @@ Result run(MemorySystem& m, const Options& o) {
     l1_hits += total(m.root(), "l1_" + std::to_string(i) + ".load_hits");
   }
   for (uint32_t p = 0; p < o.partitions; ++p) {
-    const std::string q = "l2p" + std::to_string(p);
-    m.parts()[p]->dram().update_stats();
+    const std::string q = "memory.l2p" + std::to_string(p);
     l2_loads += total(m.root(), q + ".bank.loads");
     l2_hits += total(m.root(), q + ".bank.load_hits");
     busy += total(m.root(), q + ".dram.data_bus_busy_cycles");
@@ -186,9 +177,8 @@ int sc_main(int argc, char* argv[]) {
     return 2;
   }
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  MemorySystem m(o);
+  Bench m(o);
   m.add_generators(o.pattern, o);
-  for (uint32_t i = 0; i < o.sms; ++i) m.gens()[i]->out.bind(m.l1s()[i]->upstream);
   std::printf("mem_bench: %u SMs (L1 32 KB) -> crossbar -> %u L2 partitions (128 KB) -> GDDR5 channels, "
               "%llu requests per SM, pattern %s\n",
               o.sms, o.partitions, static_cast<unsigned long long>(o.requests), o.pattern.c_str());

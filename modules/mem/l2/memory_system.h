@@ -1,0 +1,54 @@
+// The memory half of a GPU, ready to attach SMs to: the interconnect and one L2
+// partition (L2 bank + L2<->DRAM queues + DRAM channel) per memory port, with the
+// DRAM's channel-select bits removed by the interconnect's partition map. Bind each
+// SM's L1 (or other initiator) to sm_side(), in SM order.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/config/params.h"
+#include "mem/interconnect/interconnect.h"
+#include "mem/l2/l2_partition.h"
+
+namespace gputlm {
+
+struct MemorySystemConfig {
+  InterconnectConfig icnt;  // icnt.mem_ports = number of partitions
+  L2PartitionConfig l2;     // every partition alike
+
+  template <class V>
+  void visit(V& v) {
+    v.group("icnt", icnt, "interconnect between the SMs and the memory partitions");
+    v.group("l2", l2, "each memory partition: L2 bank, L2<->DRAM queues, DRAM channel");
+  }
+  void validate(const std::string& key = "memory") const {
+    icnt.validate(key + ".icnt");
+    l2.validate(key + ".l2");
+  }
+};
+
+class MemorySystem : public sc_core::sc_module {
+ public:
+  MemorySystem(sc_core::sc_module_name name, const MemorySystemConfig& cfg, const ClockDomain& icnt_domain,
+               const ClockDomain& l2_domain, const ClockDomain& dram_domain, stats::Group& parent);
+
+  tlm_utils::multi_passthrough_target_socket<Interconnect>& sm_side() { return icnt_->sm_side; }
+  Interconnect& interconnect() { return *icnt_; }
+  uint32_t partitions() const { return static_cast<uint32_t>(parts_.size()); }
+  L2Partition& partition(uint32_t i) { return *parts_.at(i); }
+  // Nothing queued, pending or in flight anywhere.
+  bool idle() const;
+  // Brings the DRAM channels' cycle-weighted statistics up to now.
+  void update_stats();
+
+ private:
+  MemorySystemConfig cfg_;
+  stats::Group stats_;
+  std::unique_ptr<Interconnect> icnt_;
+  std::vector<std::unique_ptr<L2Partition>> parts_;
+};
+
+}  // namespace gputlm
