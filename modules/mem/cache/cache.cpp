@@ -51,6 +51,11 @@ void CacheConfig::validate(const std::string& key_prefix) const {
   make_set_index(set_index, sets, line_size, p + "set_index");
   make_replacement(replacement, sets, ways, p + "replacement");
   mshr.validate(p + "mshr");
+  if (sectors > 32 || line_size / sectors < 4)
+    throw config::ConfigError("key '" + p + "sectors': " + std::to_string(sectors) + " sectors of a " +
+                              std::to_string(line_size) + "-byte line (at most 32 sectors of at least 4 bytes)");
+  if (sectors > 1 && (mshr.organisation == "tsma" || mshr.organisation == "htsma"))
+    throw config::ConfigError("key '" + p + "sectors': TSMA/HTSMA share whole-line tags; use sectors = 1");
   if (write_policy == "write_back" && fail_mode == "reject" && miss_queue < 2)
     throw config::ConfigError("key '" + p + "miss_queue': a write-back cache needs at least 2 slots "
                               "(a fetch and a write-back)");
@@ -78,7 +83,7 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& cfg, const ClockDo
       read_only_(cfg_.write_policy == "read_only"),
       on_miss_(cfg_.allocation == "on_miss"),
       group_(parent, basename()),
-      tags_(cfg_.sets, cfg_.ways, cfg_.line_size,
+      tags_(cfg_.sets, cfg_.ways, cfg_.line_size, cfg_.sectors,
             make_set_index(cfg_.set_index, cfg_.sets, cfg_.line_size, "set_index"),
             make_replacement(cfg_.replacement, cfg_.sets, cfg_.ways, "replacement")),
       mshr_(make_mshr(cfg_.mshr, group_)),
@@ -127,7 +132,7 @@ bool Cache::probe(uint64_t address) const {
   const uint64_t block = tags_.block_of(address);
   const uint32_t set = tags_.set_of(block);
   const int32_t way = tags_.find(set, block);
-  return way >= 0 && tags_.line(set, static_cast<uint32_t>(way)).state == LineState::Valid;
+  return way >= 0 && (tags_.line(set, static_cast<uint32_t>(way)).valid_sectors & tags_.sector_bit(address)) != 0;
 }
 
 void Cache::set_owner_warp(int32_t warp) {
@@ -404,11 +409,16 @@ void Cache::do_invalidate() {
   invalidate_requested_ = false;
   for (uint32_t s = 0; s < tags_.sets(); ++s)
     for (uint32_t w = 0; w < tags_.ways(); ++w) {
-      const CacheLine& l = tags_.line(s, w);
-      if (l.state != LineState::Valid) continue;
+      CacheLine& l = tags_.line(s, w);
+      if (l.state == LineState::Invalid || l.valid_sectors == 0) continue;
       if (l.dirty) writeback_blocks_.push_back(l.block);
-      tags_.invalidate(s, w);
       ++invalidations_;
+      if (l.state == LineState::Valid) {
+        tags_.invalidate(s, w);
+      } else {  // sectors still pending: keep the reservation, drop the valid data
+        l.valid_sectors = 0;
+        l.dirty = false;
+      }
     }
 }
 

@@ -117,9 +117,9 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   // an access (cache_access.cpp)
   Result access(tlm::tlm_generic_payload& gp, uint64_t cycle);
   Result access_write_through(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way);
-  Result miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way);
+  Result miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way, uint32_t sector);
   void finish_access(const AccessRecord& rec);
-  tlm::tlm_generic_payload* new_downstream(const MemExtension* from, uint64_t block, bool write);
+  tlm::tlm_generic_payload* new_downstream(const MemExtension* from, uint64_t address, uint32_t bytes, bool write);
   void push_writeback(uint64_t block);
   void hold(tlm::tlm_generic_payload& gp);
   void drop(tlm::tlm_generic_payload& gp);

@@ -15,11 +15,11 @@ bool is_demand_load(AccessKind k) { return k == AccessKind::Load; }
 Cache::Result Cache::access(tlm::tlm_generic_payload& gp, uint64_t cycle) {
   MemExtension& ext = mem_ext(gp);
   const uint64_t address = gp.get_address();
-  const uint64_t offset = address % cfg_.line_size;
-  if (gp.get_data_length() == 0 || offset + gp.get_data_length() > cfg_.line_size)
+  const uint32_t unit = tags_.sector_size();  // = line size when unsectored
+  if (gp.get_data_length() == 0 || address % unit + gp.get_data_length() > unit)
     throw CacheError(std::string(name()) + ": access at " + hex_address(address) + " of " +
-                     std::to_string(gp.get_data_length()) + " bytes crosses a " + std::to_string(cfg_.line_size) +
-                     "-byte line");
+                     std::to_string(gp.get_data_length()) + " bytes crosses a " + std::to_string(unit) + "-byte " +
+                     (cfg_.sectors > 1 ? "sector" : "line"));
   const bool write = is_write_kind(ext.kind);
   if (write && read_only_)
     throw CacheError(std::string(name()) + ": " + to_string(ext.kind) + " to read-only cache at " +
@@ -34,7 +34,8 @@ Cache::Result Cache::access(tlm::tlm_generic_payload& gp, uint64_t cycle) {
   rec.sm = ext.sm;
   rec.warp = ext.warp;
   const int32_t way = tags_.find(rec.set, rec.block);
-  const bool valid_hit = way >= 0 && tags_.line(rec.set, static_cast<uint32_t>(way)).state == LineState::Valid;
+  const uint32_t sector = tags_.sector_bit(address);
+  const bool valid_hit = way >= 0 && (tags_.line(rec.set, static_cast<uint32_t>(way)).valid_sectors & sector) != 0;
   // Mascar (002 §III-D): with an owner set, only hits of other warps proceed.
   const int32_t owner = owner_warp();
   const bool nack = owner >= 0 && ext.warp != owner && !stall_mode_;
@@ -58,7 +59,7 @@ Cache::Result Cache::access(tlm::tlm_generic_payload& gp, uint64_t cycle) {
   } else if (nack) {
     r.outcome = AccessOutcome::Nack;
   } else {
-    r = miss(gp, rec, way);
+    r = miss(gp, rec, way, sector);
   }
   rec.outcome = r.outcome;
   rec.cause = r.cause;
@@ -83,29 +84,34 @@ Cache::Result Cache::access_write_through(tlm::tlm_generic_payload& gp, AccessRe
   } else {
     r.outcome = AccessOutcome::HitReserved;  // pending fill: written through, line kept
   }
-  tlm::tlm_generic_payload* d = new_downstream(&mem_ext(gp), rec.block, true);
+  // The store itself (address and size) is written through.
+  tlm::tlm_generic_payload* d = new_downstream(&mem_ext(gp), gp.get_address(), gp.get_data_length(), true);
   Link& link = *d->get_extension<Link>();
   link.role = Link::Role::WriteThrough;
   link.upstream = &gp;
-  d->set_address(gp.get_address());
-  d->set_data_length(gp.get_data_length());
-  d->set_streaming_width(gp.get_data_length());
   hold(gp);
   miss_queue_.push(d, rec.cycle + cfg_.miss_latency);
   return r;
 }
 
-Cache::Result Cache::miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way) {
+Cache::Result Cache::miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way, uint32_t sector) {
   MemExtension& ext = mem_ext(gp);
+  // The MSHR tracks fetch units: lines, or sectors of a sectored cache.
+  const uint64_t unit_block = rec.address / tags_.sector_size();
   MissQuery q;
-  q.block = rec.block;
+  q.block = unit_block;
   q.set = rec.set;
   q.ways = tags_.ways();
   q.set_reserved = tags_.reserved_in_set(rec.set);
   q.allocate_on_miss = on_miss_;
-  if (way >= 0) {  // a line reserved for this block (its fill is pending)
-    q.matched_way = way;
+  bool sector_miss = false;  // the line is present, this sector is neither valid nor pending
+  if (way >= 0 && (tags_.line(rec.set, static_cast<uint32_t>(way)).pending_sectors & sector)) {
+    q.matched_way = way;  // reserved for this block: its fill is pending
     q.matched_index = tags_.line(rec.set, static_cast<uint32_t>(way)).mshr_index;
+  } else if (way >= 0) {
+    sector_miss = true;  // no victim needed: the present line takes the sector
+    q.victim_way = way;
+    q.victim_hit = tags_.line(rec.set, static_cast<uint32_t>(way)).hit;
   } else {
     q.victim_way = tags_.victim(rec.set);
     if (q.victim_way >= 0) q.victim_hit = tags_.line(rec.set, static_cast<uint32_t>(q.victim_way)).hit;
@@ -121,15 +127,15 @@ Cache::Result Cache::miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32
   rec.mshr_entry = plan.entry;
   if (plan.action == MshrAction::Merge) {
     const int32_t first_warp = mshr_->field(plan.entry, 0).warp;
-    mshr_->commit(plan, rec.block, field);
+    mshr_->commit(plan, unit_block, field);
     if (is_demand_load(ext.kind))
       rec.locality = first_warp == ext.warp ? LocalityClass::IntraMerge : LocalityClass::InterMerge;
-    r.outcome = way >= 0 ? AccessOutcome::HitReserved : AccessOutcome::SecondaryMiss;
+    r.outcome = q.matched_way >= 0 ? AccessOutcome::HitReserved : AccessOutcome::SecondaryMiss;
     hold(gp);
     return r;
   }
   // Primary miss: a fetch, plus a write-back if the reserved victim is dirty.
-  const bool victim_dirty = plan.reserve_line && q.victim_way >= 0 &&
+  const bool victim_dirty = plan.reserve_line && !sector_miss && q.victim_way >= 0 &&
                             tags_.line(rec.set, static_cast<uint32_t>(q.victim_way)).state == LineState::Valid &&
                             tags_.line(rec.set, static_cast<uint32_t>(q.victim_way)).dirty;
   if (miss_queue_.free_slots() < (victim_dirty ? 2u : 1u)) {
@@ -139,11 +145,16 @@ Cache::Result Cache::miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32
   }
   if (plan.reserve_line) {
     const uint32_t v = static_cast<uint32_t>(q.victim_way);
-    if (victim_dirty) push_writeback(tags_.line(rec.set, v).block);
-    tags_.reserve(rec.set, v, rec.block, ext.warp, plan.entry);
+    if (sector_miss) {
+      tags_.reserve_sectors(rec.set, v, sector, plan.entry);
+    } else {
+      if (victim_dirty) push_writeback(tags_.line(rec.set, v).block);
+      tags_.reserve(rec.set, v, rec.block, ext.warp, plan.entry, sector);
+    }
   }
-  mshr_->commit(plan, rec.block, field);
-  tlm::tlm_generic_payload* d = new_downstream(&ext, rec.block, false);
+  mshr_->commit(plan, unit_block, field);
+  const uint32_t unit = tags_.sector_size();
+  tlm::tlm_generic_payload* d = new_downstream(&ext, unit_block * unit, unit, false);
   Link& link = *d->get_extension<Link>();
   link.role = Link::Role::Fetch;
   link.entry = plan.entry;

@@ -19,6 +19,7 @@ struct CacheConfig {
   uint32_t sets = 32;
   uint32_t ways = 8;
   uint32_t line_size = 128;
+  uint32_t sectors = 1;
   std::string replacement = "lru";
   std::string set_index = "linear";
   std::string write_policy = "write_evict";
@@ -43,6 +44,11 @@ struct CacheConfig {
     v.param("sets", sets, "number of sets", config::at_least(1));
     v.param("ways", ways, "associativity (lines per set)", config::at_least(1));
     v.param("line_size", line_size, "line (block) size in bytes", config::power_of_two(4));
+    v.param("sectors", sectors,
+            "sectors per line (1 = unsectored, Fermi; 4 x 32 B in GPGPU-Sim's Pascal/Volta sector "
+            "caches): a sector is fetched and tracked by the MSHR on its own; requests must not "
+            "cross a sector; conventional and set_assoc MSHRs only",
+            config::power_of_two(1));
     v.param("replacement", replacement, "replacement policy: lru or fifo", config::one_of({"lru", "fifo"}));
     v.param("set_index", set_index,
             "set-index function: linear (block mod sets), xor (index XOR higher address bits, "

@@ -7,7 +7,8 @@
 
 namespace gputlm::mem {
 
-tlm::tlm_generic_payload* Cache::new_downstream(const MemExtension* from, uint64_t block, bool write) {
+tlm::tlm_generic_payload* Cache::new_downstream(const MemExtension* from, uint64_t address, uint32_t bytes,
+                                                bool write) {
   tlm::tlm_generic_payload* d = pool_.allocate();
   d->acquire();
   MemExtension& ext = mem_ext(*d);
@@ -18,7 +19,9 @@ tlm::tlm_generic_payload* Cache::new_downstream(const MemExtension* from, uint64
     ext.status = MemStatus::Ok;
     ext.fail_cause = ReservationFail::None;
   }
-  d->set_address(block * cfg_.line_size);
+  d->set_address(address);
+  d->set_data_length(bytes);
+  d->set_streaming_width(bytes);
   d->set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   Link* link = d->get_extension<Link>();
   if (!link) {  // first use of this pooled payload: the extension stays with it
@@ -31,7 +34,7 @@ tlm::tlm_generic_payload* Cache::new_downstream(const MemExtension* from, uint64
 }
 
 void Cache::push_writeback(uint64_t block) {
-  tlm::tlm_generic_payload* d = new_downstream(nullptr, block, true);
+  tlm::tlm_generic_payload* d = new_downstream(nullptr, block * cfg_.line_size, cfg_.line_size, true);
   MemExtension& ext = mem_ext(*d);
   ext.kind = AccessKind::Store;
   ext.space = MemSpace::Global;
@@ -45,8 +48,10 @@ bool Cache::process_fill(uint64_t cycle) {
   if (!fill_queue_.ready(cycle)) return false;
   tlm::tlm_generic_payload& d = *fill_queue_.front();
   Link& link = *d.get_extension<Link>();
-  const uint64_t block = tags_.block_of(d.get_address());
+  const uint64_t block = tags_.block_of(d.get_address());  // the line
   const uint32_t set = tags_.set_of(block);
+  const uint64_t unit_block = d.get_address() / tags_.sector_size();  // what the MSHR tracks
+  const uint32_t sector = tags_.sector_bit(d.get_address());
 
   if (link.role == Link::Role::WriteThrough) {
     if (response_queue_.full()) return false;
@@ -64,25 +69,26 @@ bool Cache::process_fill(uint64_t cycle) {
         if (v.state == LineState::Valid && v.dirty && miss_queue_.full()) return false;
       }
     }
-    const int32_t entry = mshr_->find_for_fill(block, mem_ext(d).mshr_index[cfg_.level]);
+    const int32_t entry = mshr_->find_for_fill(unit_block, mem_ext(d).mshr_index[cfg_.level]);
     if (entry != link.entry)
       throw CacheError(std::string(name()) + ": fill of block " + hex_address(block) + " found MSHR entry " +
                        std::to_string(entry) + ", expected " + std::to_string(link.entry));
-    if (fill_hook_) fill_hook_(cycle, block, entry);
+    if (fill_hook_) fill_hook_(cycle, unit_block, entry);
     bool dirty = false;
     for (uint32_t i = 0; i < n; ++i) dirty = dirty || mshr_->field(entry, i).write;
     const int32_t first_warp = mshr_->field(entry, 0).warp;
     if (reserved) {
-      if (present < 0 || tags_.line(set, static_cast<uint32_t>(present)).state != LineState::Reserved)
+      if (present < 0 || !(tags_.line(set, static_cast<uint32_t>(present)).pending_sectors & sector))
         throw CacheError(std::string(name()) + ": reserved line of block " + hex_address(block) + " is missing");
-      tags_.complete_fill(set, static_cast<uint32_t>(present));
+      tags_.complete_fill(set, static_cast<uint32_t>(present), sector);
       if (dirty) tags_.line(set, static_cast<uint32_t>(present)).dirty = true;
     } else if (present >= 0) {
+      tags_.add_sectors(set, static_cast<uint32_t>(present), sector);
       if (dirty) tags_.line(set, static_cast<uint32_t>(present)).dirty = true;
     } else if (victim >= 0) {
       const CacheLine& v = tags_.line(set, static_cast<uint32_t>(victim));
       if (v.state == LineState::Valid && v.dirty) push_writeback(v.block);
-      tags_.install(set, static_cast<uint32_t>(victim), block, first_warp);
+      tags_.install(set, static_cast<uint32_t>(victim), block, first_warp, sector);
       if (dirty) tags_.line(set, static_cast<uint32_t>(victim)).dirty = true;
     } else {
       ++fill_bypasses_;

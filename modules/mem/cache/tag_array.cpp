@@ -4,11 +4,13 @@
 
 namespace gputlm::mem {
 
-TagArray::TagArray(uint32_t sets, uint32_t ways, uint32_t line_size, std::unique_ptr<SetIndexIF> index,
-                   std::unique_ptr<ReplacementIF> replacement)
+TagArray::TagArray(uint32_t sets, uint32_t ways, uint32_t line_size, uint32_t sectors,
+                   std::unique_ptr<SetIndexIF> index, std::unique_ptr<ReplacementIF> replacement)
     : sets_(sets),
       ways_(ways),
       line_size_(line_size),
+      sector_size_(line_size / sectors),
+      all_sectors_(sectors >= 32 ? ~0u : (1u << sectors) - 1),
       index_(std::move(index)),
       replacement_(std::move(replacement)),
       lines_(static_cast<std::size_t>(sets) * ways),
@@ -38,27 +40,51 @@ void TagArray::touch(uint32_t set, uint32_t way) {
   replacement_->on_hit(set, way);
 }
 
-void TagArray::reserve(uint32_t set, uint32_t way, uint64_t block, int32_t wid, int32_t mshr_index) {
+void TagArray::reserve(uint32_t set, uint32_t way, uint64_t block, int32_t wid, int32_t mshr_index,
+                       uint32_t sectors) {
   CacheLine& l = line(set, way);
   if (l.state == LineState::Reserved) throw std::logic_error("TagArray: reserving a reserved line");
-  l = CacheLine{block, LineState::Reserved, false, false, wid, mshr_index};
+  l = CacheLine{};
+  l.block = block;
+  l.state = LineState::Reserved;
+  l.wid = wid;
+  l.mshr_index = mshr_index;
+  l.pending_sectors = sectors;
   ++reserved_[set];
   replacement_->on_insert(set, way);
 }
 
-void TagArray::install(uint32_t set, uint32_t way, uint64_t block, int32_t wid) {
+void TagArray::reserve_sectors(uint32_t set, uint32_t way, uint32_t sectors, int32_t mshr_index) {
+  CacheLine& l = line(set, way);
+  if (l.state == LineState::Invalid) throw std::logic_error("TagArray: sector reservation on an invalid line");
+  if (l.state == LineState::Valid) ++reserved_[set];
+  l.state = LineState::Reserved;
+  l.pending_sectors |= sectors;
+  l.mshr_index = mshr_index;
+}
+
+void TagArray::install(uint32_t set, uint32_t way, uint64_t block, int32_t wid, uint32_t sectors) {
   CacheLine& l = line(set, way);
   if (l.state == LineState::Reserved) throw std::logic_error("TagArray: installing over a reserved line");
-  l = CacheLine{block, LineState::Valid, false, false, wid, -1};
+  l = CacheLine{};
+  l.block = block;
+  l.state = LineState::Valid;
+  l.wid = wid;
+  l.valid_sectors = sectors;
   replacement_->on_insert(set, way);
 }
 
-void TagArray::complete_fill(uint32_t set, uint32_t way) {
+void TagArray::complete_fill(uint32_t set, uint32_t way, uint32_t sectors) {
   CacheLine& l = line(set, way);
-  if (l.state != LineState::Reserved) throw std::logic_error("TagArray: fill of a line that is not reserved");
-  l.state = LineState::Valid;
-  l.mshr_index = -1;
-  --reserved_[set];
+  if (l.state != LineState::Reserved || (l.pending_sectors & sectors) != sectors)
+    throw std::logic_error("TagArray: fill of sectors that are not pending");
+  l.valid_sectors |= sectors;
+  l.pending_sectors &= ~sectors;
+  if (l.pending_sectors == 0) {
+    l.state = LineState::Valid;
+    l.mshr_index = -1;
+    --reserved_[set];
+  }
 }
 
 void TagArray::invalidate(uint32_t set, uint32_t way) {

@@ -15,23 +15,34 @@ namespace gputlm::mem {
 
 enum class LineState : uint8_t { Invalid, Valid, Reserved };
 
+// A line is Reserved while data for it is pending and it was allocated at miss time
+// (on-miss, TSMA); reserved lines are never victims. With sectors, a line is a hit for a
+// sector whose valid bit is set, whatever its state; pending sectors are being fetched.
 struct CacheLine {
-  uint64_t block = 0;
+  uint64_t block = 0;       // line address / line size
   LineState state = LineState::Invalid;
   bool dirty = false;
   bool hit = false;         // HTSMA: set by a hit, cleared when (re)allocated by a miss
   int32_t wid = -1;         // LAWS: warp whose primary miss brought the line in
   int32_t mshr_index = -1;  // MSHR entry of a reserved line (TSMA IDX)
+  uint32_t valid_sectors = 0;
+  uint32_t pending_sectors = 0;
 };
 
 class TagArray {
  public:
-  TagArray(uint32_t sets, uint32_t ways, uint32_t line_size, std::unique_ptr<SetIndexIF> index,
+  TagArray(uint32_t sets, uint32_t ways, uint32_t line_size, uint32_t sectors, std::unique_ptr<SetIndexIF> index,
            std::unique_ptr<ReplacementIF> replacement);
 
   uint32_t sets() const { return sets_; }
   uint32_t ways() const { return ways_; }
   uint32_t line_size() const { return line_size_; }
+  uint32_t sector_size() const { return sector_size_; }
+  uint32_t all_sectors() const { return all_sectors_; }
+  // Sector bit of a byte address within its line.
+  uint32_t sector_bit(uint64_t address) const {
+    return 1u << static_cast<uint32_t>((address % line_size_) / sector_size_);
+  }
   uint64_t block_of(uint64_t address) const { return address / line_size_; }
   uint32_t set_of(uint64_t block) const { return index_->set_of(block); }
 
@@ -44,15 +55,20 @@ class TagArray {
   uint32_t reserved_in_set(uint32_t set) const { return reserved_[set]; }
 
   void touch(uint32_t set, uint32_t way);  // a hit: replacement update and hit bit
-  // Reserve (on-miss / tag sharing) or fill (on-fill) `way` for `block`.
-  void reserve(uint32_t set, uint32_t way, uint64_t block, int32_t wid, int32_t mshr_index);
-  void install(uint32_t set, uint32_t way, uint64_t block, int32_t wid);
-  // A reserved line's data has arrived.
-  void complete_fill(uint32_t set, uint32_t way);
+  // Reserve (on-miss / tag sharing) `way` for `block`, its `sectors` pending.
+  void reserve(uint32_t set, uint32_t way, uint64_t block, int32_t wid, int32_t mshr_index, uint32_t sectors);
+  // A sector miss on a present line (on-miss): the line becomes reserved, keeping its valid sectors.
+  void reserve_sectors(uint32_t set, uint32_t way, uint32_t sectors, int32_t mshr_index);
+  // Fill (on-fill allocation) `way` with `block`, `sectors` valid.
+  void install(uint32_t set, uint32_t way, uint64_t block, int32_t wid, uint32_t sectors);
+  // Pending sectors of a reserved line have arrived.
+  void complete_fill(uint32_t set, uint32_t way, uint32_t sectors);
+  // On-fill sector miss: sectors arrive for a line that is present.
+  void add_sectors(uint32_t set, uint32_t way, uint32_t sectors) { line(set, way).valid_sectors |= sectors; }
   void invalidate(uint32_t set, uint32_t way);
 
  private:
-  uint32_t sets_, ways_, line_size_;
+  uint32_t sets_, ways_, line_size_, sector_size_, all_sectors_;
   std::unique_ptr<SetIndexIF> index_;
   std::unique_ptr<ReplacementIF> replacement_;
   std::vector<CacheLine> lines_;

@@ -28,6 +28,7 @@ class GoldenCache {
     bool dirty = false, hit = false;
     int32_t wid = -1;
     uint64_t stamp = 0;
+    uint32_t valid = 0, pending = 0;  // sector masks
   };
 
   explicit GoldenCache(const CacheConfig& cfg)
@@ -49,8 +50,14 @@ class GoldenCache {
     return static_cast<uint32_t>(s);
   }
 
+  uint32_t unit() const { return cfg_.line_size / cfg_.sectors; }
+  uint32_t all() const { return cfg_.sectors >= 32 ? ~0u : (1u << cfg_.sectors) - 1; }
+  uint32_t bit(uint64_t address) const { return 1u << static_cast<uint32_t>((address % cfg_.line_size) / unit()); }
+
   Prediction access(AccessKind kind, uint64_t address, int32_t warp, int32_t owner) {
     const uint64_t block = address / cfg_.line_size;
+    const uint64_t unit_block = address / unit();
+    const uint32_t sector = bit(address);
     const uint32_t set = set_of(block);
     const bool write = kind == AccessKind::Store || kind == AccessKind::Atomic;
     const bool nack = owner >= 0 && warp != owner && cfg_.fail_mode == "reject";
@@ -70,7 +77,7 @@ class GoldenCache {
       ++mq_used_;
       return p;
     }
-    if (way >= 0 && line(set, way).state == LineState::Valid) {
+    if (way >= 0 && (line(set, way).valid & sector)) {
       Line& l = line(set, way);
       l.hit = true;
       if (cfg_.replacement == "lru") l.stamp = ++clock_;
@@ -80,14 +87,18 @@ class GoldenCache {
     }
     if (nack) return outcome(p, AccessOutcome::Nack);
     MissQuery q;
-    q.block = block;
+    q.block = unit_block;
     q.set = set;
     q.ways = cfg_.ways;
     q.allocate_on_miss = cfg_.allocation == "on_miss";
     for (uint32_t w = 0; w < cfg_.ways; ++w) q.set_reserved += line(set, w).state == LineState::Reserved ? 1 : 0;
-    if (way >= 0) {
+    const bool sector_miss = way >= 0 && !(line(set, way).pending & sector);
+    if (way >= 0 && !sector_miss) {
       q.matched_way = way;
       q.matched_index = 0;  // the golden MSHR finds entries by block
+    } else if (sector_miss) {
+      q.victim_way = way;  // the present line takes the sector
+      q.victim_hit = line(set, way).hit;
     } else {
       q.victim_way = victim(set);
       if (q.victim_way >= 0) q.victim_hit = line(set, q.victim_way).hit;
@@ -95,37 +106,49 @@ class GoldenCache {
     const GoldenDecision d = mshr_.decide(q);
     if (d.action == MshrAction::Fail) return fail(p, d.cause);
     if (d.action == MshrAction::Merge) {
-      const int32_t first = mshr_.entries().at(block).warps.front();
-      mshr_.apply(d, block, warp, write);
+      const int32_t first = mshr_.entries().at(unit_block).warps.front();
+      mshr_.apply(d, unit_block, warp, write);
       if (load) p.locality = first == warp ? LocalityClass::IntraMerge : LocalityClass::InterMerge;
-      return outcome(p, way >= 0 ? AccessOutcome::HitReserved : AccessOutcome::SecondaryMiss);
+      return outcome(p, q.matched_way >= 0 ? AccessOutcome::HitReserved : AccessOutcome::SecondaryMiss);
     }
-    const bool victim_dirty = d.reserve_line && line(set, q.victim_way).state == LineState::Valid &&
+    const bool victim_dirty = d.reserve_line && !sector_miss && line(set, q.victim_way).state == LineState::Valid &&
                               line(set, q.victim_way).dirty;
     if (cfg_.miss_queue - mq_used_ < (victim_dirty ? 2u : 1u)) return fail(p, ReservationFail::MissQueueFull);
-    if (d.reserve_line) {
+    if (d.reserve_line && sector_miss) {
+      line(set, way).state = LineState::Reserved;
+      line(set, way).pending |= sector;
+    } else if (d.reserve_line) {
       if (victim_dirty) ++mq_used_;
-      line(set, q.victim_way) = Line{block, LineState::Reserved, false, false, warp, ++clock_};
+      line(set, q.victim_way) = Line{block, LineState::Reserved, false, false, warp, ++clock_, 0, sector};
     }
-    mshr_.apply(d, block, warp, write);
+    mshr_.apply(d, unit_block, warp, write);
     ++mq_used_;
     if (load) p.locality = LocalityClass::Miss;
     return outcome(p, AccessOutcome::PrimaryMiss);
   }
 
-  void fill(uint64_t block) {
+  // unit_block: the fetched line, or sector of a sectored cache.
+  void fill(uint64_t unit_block) {
+    const uint64_t address = unit_block * unit();
+    const uint64_t block = address / cfg_.line_size;
+    const uint32_t sector = bit(address);
     const uint32_t set = set_of(block);
-    const GoldenMshr::Entry e = mshr_.take(block);
+    const GoldenMshr::Entry e = mshr_.take(unit_block);
     bool dirty = false;
     for (bool w : e.writes) dirty = dirty || w;
     int32_t way = find(set, block);
     if (e.reserve_line) {
-      line(set, way).state = LineState::Valid;
-    } else if (way < 0) {
+      Line& l = line(set, way);
+      l.valid |= sector;
+      l.pending &= ~sector;
+      if (l.pending == 0) l.state = LineState::Valid;
+    } else if (way >= 0) {
+      line(set, way).valid |= sector;
+    } else {
       way = victim(set);
       if (way < 0) return;  // bypass
       if (line(set, way).state == LineState::Valid && line(set, way).dirty) ++mq_used_;
-      line(set, way) = Line{block, LineState::Valid, false, false, e.warps.front(), ++clock_};
+      line(set, way) = Line{block, LineState::Valid, false, false, e.warps.front(), ++clock_, sector, 0};
     }
     if (dirty) line(set, way).dirty = true;
   }

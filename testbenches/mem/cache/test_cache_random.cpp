@@ -127,7 +127,8 @@ void run_random(const CacheConfig& cfg, const Traffic& tr) {
       const CacheLine& d = b.cache.tags().line(s, w);
       const GoldenCache::Line& g = gold.line_at(s, static_cast<int32_t>(w));
       const bool same = d.state == g.state && (d.state == LineState::Invalid ||
-                                               (d.block == g.block && d.dirty == g.dirty && d.wid == g.wid));
+                                               (d.block == g.block && d.dirty == g.dirty && d.wid == g.wid &&
+                                                d.valid_sectors == g.valid && d.pending_sectors == g.pending));
       differing += same ? 0 : 1;
     }
   CHECK(differing == 0);
@@ -215,6 +216,26 @@ TEST_CASE("cache random traffic: L2 bank write-back stall mode port width 2", "[
   t.seed = 7;
   t.store_percent = 25;
   t.atomic_percent = 10;
+  run_random(c, t);
+}
+
+TEST_CASE("cache random traffic: sectored on-miss 4 sectors", "[cache][random]") {
+  CacheConfig c = l1("conventional", "on_miss");
+  c.sectors = 4;
+  Traffic t;
+  t.seed = 9;
+  run_random(c, t);
+}
+
+TEST_CASE("cache random traffic: sectored on-fill set_assoc write-back stall mode", "[cache][random][l2]") {
+  CacheConfig c = l1("set_assoc", "on_fill");
+  c.sectors = 2;
+  c.write_policy = "write_back";
+  c.fail_mode = "stall";
+  c.level = 1;
+  Traffic t;
+  t.seed = 10;
+  t.store_percent = 25;
   run_random(c, t);
 }
 
