@@ -498,6 +498,10 @@ void Parser::parse_function(Linkage linkage, bool is_entry) {
     if (existing == function_names_.end()) {
       mod_.functions.push_back(std::move(f));
       function_names_.emplace(mod_.functions.back().name, fn);
+    } else {
+      // A repeated declaration: its parameter symbols belong to the first one.
+      for (auto& [n, ref] : scopes_.back())
+        if (ref.kind == NameRef::Kind::Symbol) mod_.symbols[ref.index].function = existing->second;
     }
     scopes_.clear();
     return;
