@@ -1,0 +1,196 @@
+// Coalescer, shared-memory bank and local-memory map checks against the golden models
+// (coalescer_golden.h) on constructed and random address patterns.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "coalescer_golden.h"
+#include "core/config/config_source.h"
+#include "sm/lsu/coalescer.h"
+#include "sm/lsu/local_memory_map.h"
+#include "sm/lsu/shared_memory_banks.h"
+
+using namespace gputlm;
+using namespace gputlm::sm;
+
+namespace {
+std::vector<LineRequest> run(const std::vector<LaneAccess>& p, CoalescerConfig cfg = {}) {
+  Coalescer c(cfg);
+  std::vector<LineRequest> out;
+  c.coalesce(p.data(), p.size(), 32, out);
+  CHECK(golden::to_golden(out) == golden::coalesce(p, cfg.line_size, cfg.sector_size, cfg.warp_parts));
+  return out;
+}
+std::vector<LineRequest> run_atomic(const std::vector<LaneAccess>& p, CoalescerConfig cfg = {}) {
+  Coalescer c(cfg);
+  std::vector<LineRequest> out;
+  c.coalesce_atomic(p.data(), p.size(), 32, out);
+  CHECK(golden::to_golden(out) == golden::coalesce_atomic(p, cfg.line_size, cfg.sector_size, cfg.atomic_warp_parts));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("coalescer fully coalesced 32-bit warp access is one line with all sectors", "[coalescer]") {
+  const auto r = run(golden::strided(0x1000, 4, 4));
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].line_address == 0x1000);
+  CHECK(r[0].sector_mask == 0xF);
+  CHECK(r[0].lane_mask == 0xffffffffu);
+  CHECK(r[0].byte_mask.count() == 128);
+}
+
+TEST_CASE("coalescer strided 2, 4 and 32 words give 2, 4 and 32 lines", "[coalescer]") {
+  const auto s2 = run(golden::strided(0x2000, 8, 4));
+  REQUIRE(s2.size() == 2);
+  CHECK(s2[0].sector_mask == 0xF);
+  CHECK(s2[0].byte_mask.count() == 64);
+  CHECK(s2[1].lane_mask == 0xffff0000u);
+  const auto s4 = run(golden::strided(0x2000, 16, 4));
+  REQUIRE(s4.size() == 4);
+  CHECK(s4[3].line_address == 0x2000 + 3 * 128);
+  const auto s32 = run(golden::strided(0x2000, 128, 4));
+  REQUIRE(s32.size() == 32);
+  for (const auto& l : s32) {
+    CHECK(l.sector_mask == 0x1);
+    CHECK(l.byte_mask.count() == 4);
+  }
+}
+
+TEST_CASE("coalescer misaligned warp access spans two lines with partial sectors", "[coalescer]") {
+  const auto r = run(golden::strided(0x1004, 4, 4));
+  REQUIRE(r.size() == 2);
+  CHECK(r[0].line_address == 0x1000);
+  CHECK(r[0].sector_mask == 0xF);
+  CHECK(r[0].lane_mask == 0x7fffffffu);
+  CHECK(r[0].byte_mask.count() == 124);
+  CHECK(r[1].line_address == 0x1080);
+  CHECK(r[1].sector_mask == 0x1);
+  CHECK(r[1].lane_mask == 0x80000000u);
+  // One 8-byte piece across a line boundary is split.
+  const auto x = run({LaneAccess{0x107C, 8, 3}});
+  REQUIRE(x.size() == 2);
+  CHECK(x[0].sector_mask == 0x8);
+  CHECK(x[1].sector_mask == 0x1);
+}
+
+TEST_CASE("coalescer 64-bit and 128-bit vector accesses give 2 and 4 lines", "[coalescer]") {
+  const auto r64 = run(golden::strided(0x4000, 8, 8));
+  REQUIRE(r64.size() == 2);
+  CHECK(r64[0].byte_mask.count() == 128);
+  const auto r128 = run(golden::strided(0x4000, 16, 16));
+  REQUIRE(r128.size() == 4);
+  for (const auto& l : r128) CHECK(l.lane_mask == (0xffu << (8 * ((l.line_address - 0x4000) / 128))));
+}
+
+TEST_CASE("coalescer partial lane masks touch only their sectors", "[coalescer]") {
+  const auto r = run(golden::strided(0x8000, 4, 4, 0x000000ffu));
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].sector_mask == 0x1);
+  const auto odd = run(golden::strided(0x8000, 4, 4, 0xff0000ffu));
+  REQUIRE(odd.size() == 1);
+  CHECK(odd[0].sector_mask == 0x9);
+  CHECK(run(golden::strided(0x8000, 4, 4, 0)).empty());
+}
+
+TEST_CASE("coalescer half-warp parts and 64-byte lines", "[coalescer]") {
+  CoalescerConfig halves;
+  halves.warp_parts = 2;
+  CHECK(run(golden::strided(0x1000, 4, 4), halves).size() == 2);
+  CoalescerConfig small;
+  small.line_size = 64;
+  small.sector_size = 32;
+  CHECK(run(golden::strided(0x1000, 4, 4), small).size() == 2);
+}
+
+TEST_CASE("coalescer atomics to one word serialise per half warp", "[coalescer]") {
+  const auto same = run_atomic(golden::strided(0x100, 0, 4));
+  CHECK(same.size() == 32);
+  const auto distinct = run_atomic(golden::strided(0x100, 4, 4));
+  REQUIRE(distinct.size() == 2);
+  CHECK(distinct[0].lane_mask == 0x0000ffffu);
+  CHECK(distinct[1].lane_mask == 0xffff0000u);
+  // Two lanes per word: two requests per half warp.
+  std::vector<LaneAccess> pairs;
+  for (uint8_t l = 0; l < 32; ++l) pairs.push_back(LaneAccess{0x200 + (l / 2) * 4ull, 4, l});
+  CHECK(run_atomic(pairs).size() == 4);
+}
+
+TEST_CASE("coalescer scattered random patterns match the golden model", "[coalescer]") {
+  std::mt19937_64 rng(12345);
+  for (int iter = 0; iter < 500; ++iter) {
+    std::vector<LaneAccess> p;
+    const uint32_t bytes = 1u << (rng() % 5);  // 1..16
+    for (uint8_t l = 0; l < 32; ++l) {
+      if (rng() % 4 == 0) continue;
+      const uint64_t a = (0x10000 + rng() % 4096) & ~static_cast<uint64_t>(bytes - 1);
+      p.push_back(LaneAccess{a, bytes, l});
+    }
+    CoalescerConfig cfg;
+    cfg.warp_parts = 1u << (rng() % 2);
+    cfg.atomic_warp_parts = 1u << (rng() % 3);
+    run(p, cfg);
+    run_atomic(p, cfg);
+  }
+}
+
+TEST_CASE("coalescer config errors name the key", "[coalescer]") {
+  CoalescerConfig bad;
+  bad.line_size = 256;
+  CHECK_THROWS_WITH(Coalescer(bad, "sm.lsu.coalescer"), Catch::Contains("sm.lsu.coalescer.line_size"));
+  CoalescerConfig sec;
+  sec.sector_size = 256;
+  CHECK_THROWS_WITH(Coalescer(sec, "x"), Catch::Contains("x.sector_size"));
+}
+
+TEST_CASE("shared_memory bank conflicts: stride, broadcast and 64-bit accesses", "[shared_memory]") {
+  SharedMemoryBanks banks(SharedMemoryConfig{});
+  auto cyc = [&](const std::vector<LaneAccess>& p) {
+    const uint32_t c = banks.cycles(p.data(), p.size(), 32);
+    CHECK(c == golden::shared_cycles(p, 32, 4, 1));
+    return c;
+  };
+  CHECK(cyc(golden::strided(0, 4, 4)) == 1);
+  CHECK(cyc(golden::strided(0, 8, 4)) == 2);
+  CHECK(cyc(golden::strided(0, 16, 4)) == 4);
+  CHECK(cyc(golden::strided(0, 128, 4)) == 32);
+  CHECK(cyc(golden::strided(0, 0, 4)) == 1);     // broadcast
+  CHECK(cyc(golden::strided(0, 8, 8)) == 2);     // 64-bit: two words per lane
+  CHECK(cyc(golden::strided(0, 4 * 33, 4)) == 1);  // stride 33 words: conflict-free
+  CHECK(cyc({}) == 0);
+  std::mt19937_64 rng(7);
+  for (int iter = 0; iter < 300; ++iter) {
+    std::vector<LaneAccess> p;
+    for (uint8_t l = 0; l < 32; ++l)
+      if (rng() % 3) p.push_back(LaneAccess{(rng() % 1024) * 4, 4, l});
+    cyc(p);
+  }
+  SharedMemoryConfig halves;
+  halves.warp_parts = 2;
+  SharedMemoryBanks hb(halves);
+  const auto p = golden::strided(0, 128, 4);
+  CHECK(hb.cycles(p.data(), p.size(), 32) == golden::shared_cycles(p, 32, 4, 2));
+}
+
+TEST_CASE("coalescer local memory map interleaves threads so a warp's word is one line", "[coalescer]") {
+  LocalMemoryMap map{0x200000000000ull, 15, 1536};
+  std::vector<LaneAccess> pieces;
+  LaneAccess buf[8];
+  for (uint8_t l = 0; l < 32; ++l) {
+    const uint32_t n = map.translate(3, 5 * 32 + l, l, 16, 4, buf, 8);
+    REQUIRE(n == 1);
+    CHECK(buf[0].address == 0x200000000000ull + 4 * map.stride() + 4ull * (1536 * 3 + 5 * 32 + l));
+    pieces.push_back(buf[0]);
+  }
+  CHECK(run(pieces).size() == 1);
+  // 8-byte accesses: two words, a stride apart; the warp needs two lines.
+  pieces.clear();
+  for (uint8_t l = 0; l < 32; ++l) {
+    const uint32_t n = map.translate(0, l, l, 0, 8, buf, 8);
+    REQUIRE(n == 2);
+    CHECK(buf[1].address - buf[0].address == map.stride());
+    pieces.insert(pieces.end(), buf, buf + n);
+  }
+  CHECK(run(pieces).size() == 2);
+  CHECK_THROWS_WITH(map.translate(15, 0, 0, 0, 4, buf, 8), Catch::Contains("SM 15"));
+  CHECK_THROWS_WITH(map.translate(0, 0, 0, 0, 64, buf, 8), Catch::Contains("more than 8 words"));
+}
