@@ -29,18 +29,20 @@ RoundingModeGuard::~RoundingModeGuard() {
 
 float approx_f32(ApproxOp op, float a, bool ftz) {
   if (ftz) a = flush_f32(a);
-  double x = a, r = 0;
+  float f = 0;
   switch (op) {
-    case ApproxOp::Rcp: r = 1.0 / x; break;
-    case ApproxOp::Sqrt: r = std::sqrt(x); break;
-    case ApproxOp::Rsqrt: r = 1.0 / std::sqrt(x); break;
-    case ApproxOp::Sin: r = std::sin(x); break;
-    case ApproxOp::Cos: r = std::cos(x); break;
-    case ApproxOp::Lg2: r = std::log2(x); break;
-    case ApproxOp::Ex2: r = std::exp2(x); break;
-    case ApproxOp::Tanh: r = std::tanh(x); break;
+    // Reciprocals and roots: double precision, one rounding (correctly rounded).
+    case ApproxOp::Rcp: f = static_cast<float>(1.0 / double(a)); break;
+    case ApproxOp::Sqrt: f = static_cast<float>(std::sqrt(double(a))); break;
+    case ApproxOp::Rsqrt: f = static_cast<float>(1.0 / std::sqrt(double(a))); break;
+    // Transcendentals: the host's single-precision functions (glibc: < 1 ulp).
+    case ApproxOp::Sin: f = std::sin(a); break;
+    case ApproxOp::Cos: f = std::cos(a); break;
+    case ApproxOp::Lg2: f = std::log2(a); break;
+    case ApproxOp::Ex2: f = std::exp2(a); break;
+    case ApproxOp::Tanh: f = std::tanh(a); break;
   }
-  float f = canon_f32(static_cast<float>(r));
+  f = canon_f32(f);
   return ftz ? flush_f32(f) : f;
 }
 

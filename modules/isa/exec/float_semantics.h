@@ -8,10 +8,10 @@
 // f64 NaN results are whatever the host gives (deterministic, but not canonicalised).
 // .ftz flushes subnormal f32 inputs and results to sign-preserving zero; .sat clamps to
 // [0, 1] with NaN -> +0.
-// Approximate instructions (rcp/sqrt/rsqrt/sin/cos/lg2/ex2/tanh .approx, div.approx/full)
-// are computed in double precision and rounded once to f32: the result is within 0.5 ulp of
-// the exact value, i.e. inside every error bound the PTX ISA gives for those instructions
-// (hardware may differ from us by up to its own documented bound).
+// Approximate instructions: rcp/sqrt/rsqrt .approx and div.approx/full are computed in
+// double precision and rounded once to f32 (correctly rounded); sin/cos/lg2/ex2/tanh .approx
+// use the host's f32 functions (glibc: within 1 ulp). Both are inside every error bound the
+// PTX ISA gives for those instructions (hardware may differ from us by up to its own bound).
 #pragma once
 
 #include <cmath>

@@ -1,6 +1,7 @@
 // Memory handlers: ld/ldu/st/atom/red/prefetch in every state space, with generic
 // address resolution and bounds checks; per-lane addresses are recorded in the step
 // result for the coalescer.
+#include <algorithm>
 #include <cstdio>
 
 #include "isa/exec/convert_semantics.h"
@@ -205,6 +206,29 @@ void h_ld(ExecCtx& c) {
   }
   if (!mem.mixed_spaces && mem.space == StateSpace::Global) {
     BackingStore& store = c.lm.memory().store;
+    // Coalesced case: every lane's bytes lie in one short span of one allocation: check
+    // and read the span once.
+    uint64_t lo = ~uint64_t{0}, hi = 0;
+    for_each_lane(c.mask, [&](uint32_t l) {
+      lo = std::min(lo, mem.addr[l]);
+      hi = std::max(hi, mem.addr[l] + bytes);
+    });
+    constexpr uint64_t kSpan = 1024;
+    if (hi > lo && hi - lo <= kSpan) {
+      bool inside = lo >= c.global_lo && hi <= c.global_hi;
+      uint64_t start = 0, size = 0;
+      if (!inside && c.lm.memory().allocator.find(lo, &start, &size) && hi <= start + size) {
+        inside = true;
+        c.global_lo = start;
+        c.global_hi = start + size;
+      }
+      if (inside) {
+        uint8_t span[kSpan];
+        store.read(lo, span, hi - lo);
+        for_each_lane(c.mask, [&](uint32_t l) { put_elems(l, span + (mem.addr[l] - lo)); });
+        return;
+      }
+    }
     for_each_lane(c.mask, [&](uint32_t l) {
       uint64_t a = mem.addr[l];
       check_global(c, l, a, bytes, false);

@@ -96,3 +96,34 @@ TEST_CASE("simt: constant memory and initialised module globals", "[simt]") {
   for (int t = 0; t < 64; ++t) CHECK(o[t] == std::fma(in[t], 2.0f, 2.0f));
   CHECK_THROWS_WITH(dev.module().write_symbol("c_coeffs", 4, twos, sizeof twos), Catch::Contains("exceeds symbol"));
 }
+
+TEST_CASE("functional: counters are consistent and runs are deterministic for any quantum", "[functional]") {
+  std::vector<uint32_t> in(5000);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = uint32_t(i * 40503u) >> 3;
+  ExecCounters first{};
+  std::vector<uint32_t> first_hist;
+  for (uint32_t quantum : {1u, 7u, 1024u}) {
+    TestDevice dev(kPtx);
+    dev.options.quantum = quantum;
+    uint64_t din = dev.upload(in), hg = dev.alloc<uint32_t>(16, 0), hs = dev.alloc<uint32_t>(16, 0);
+    ExecCounters c = dev.run("histogram", d1(4), d1(96), 0, din, int(in.size()), hg, hs);
+    auto hist = dev.download<uint32_t>(hg, 16);
+    uint64_t per_class = 0;
+    for (uint64_t v : c.per_class) per_class += v;
+    CHECK(per_class == c.warp_instructions);
+    CHECK(c.thread_instructions <= 32 * c.warp_instructions);
+    CHECK(c.thread_instructions > 0);
+    CHECK(c.ctas == 4);
+    CHECK(c.per_class[size_t(OpClass::Atomic)] > 0);
+    CHECK(c.per_class[size_t(OpClass::Barrier)] == 2 * 4 * 3);  // 2 barriers x 4 CTAs x 3 warps
+    if (quantum == 1) {
+      first = c;
+      first_hist = hist;
+    } else {
+      // Same instructions whatever the interleaving of warps (the kernel is race-free).
+      CHECK(c.warp_instructions == first.warp_instructions);
+      CHECK(c.thread_instructions == first.thread_instructions);
+      CHECK(hist == first_hist);
+    }
+  }
+}
