@@ -1,0 +1,93 @@
+#include "gpu/run_summary.h"
+
+#include <cstdio>
+
+namespace gputlm::gpu {
+
+namespace {
+
+uint64_t number(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<uint64_t>() : 0;
+}
+
+void add_vector(std::map<std::string, uint64_t>& into, const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_object()) return;
+  for (auto e = it->begin(); e != it->end(); ++e)
+    if (e->is_number()) into[e.key()] += e->get<uint64_t>();
+}
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+}  // namespace
+
+RunSummary summarize(const nlohmann::json& stats, const GpuConfig& cfg, uint64_t cycles) {
+  RunSummary s;
+  s.cycles = cycles;
+  for (auto it = stats.begin(); it != stats.end(); ++it) {
+    const std::string& name = it.key();
+    const nlohmann::json& g = *it;
+    if (!g.is_object()) continue;
+    if (starts_with(name, "sm")) {
+      s.warp_instructions += number(g, "warp_instructions");
+      s.thread_instructions += number(g, "thread_instructions");
+      add_vector(s.stall_elf, g, "stall_elf");
+      add_vector(s.stall_kaws, g, "stall_kaws");
+      if (g.contains("l1d")) {
+        s.l1d_loads += number(g["l1d"], "loads");
+        s.l1d_load_hits += number(g["l1d"], "load_hits");
+      }
+    } else if (starts_with(name, "l2p")) {
+      if (g.contains("bank")) {
+        s.l2_loads += number(g["bank"], "loads");
+        s.l2_load_hits += number(g["bank"], "load_hits");
+      }
+      if (g.contains("dram")) {
+        s.dram_reads += number(g["dram"], "reads");
+        s.dram_writes += number(g["dram"], "writes");
+      }
+    }
+  }
+  // Each DRAM request moves one L2 line.
+  const double bytes = static_cast<double>(s.dram_reads + s.dram_writes) * cfg.l2.bank.line_size;
+  const double seconds = static_cast<double>(cycles) / (cfg.clocks.core_mhz * 1e6);
+  s.dram_gbs = seconds > 0 ? bytes / seconds / 1e9 : 0;
+  s.dram_peak_gbs = cfg.dram_bandwidth_gbs();
+  return s;
+}
+
+std::string format_summary(const RunSummary& s, const std::string& in) {
+  std::string out;
+  char line[256];
+  auto put = [&](const char* fmt, auto... args) {
+    std::snprintf(line, sizeof line, fmt, args...);
+    out += in + line + "\n";
+  };
+  put("cycles               %llu", static_cast<unsigned long long>(s.cycles));
+  put("IPC                  %.3f thread instr/cycle (%.3f warp instr/cycle)", s.ipc(), s.warp_ipc());
+  put("warp instructions    %llu (%llu thread instructions)", static_cast<unsigned long long>(s.warp_instructions),
+      static_cast<unsigned long long>(s.thread_instructions));
+  auto breakdown = [&](const char* title, const std::map<std::string, uint64_t>& m) {
+    uint64_t total = 0;
+    for (const auto& kv : m) total += kv.second;
+    std::string parts;
+    for (const auto& kv : m) {
+      char b[64];
+      std::snprintf(b, sizeof b, "%s%s %.1f%%", parts.empty() ? "" : ", ", kv.first.c_str(),
+                    total ? 100.0 * static_cast<double>(kv.second) / static_cast<double>(total) : 0.0);
+      parts += b;
+    }
+    put("%-20s %s (%llu scheduler-cycles without issue)", title, parts.empty() ? "-" : parts.c_str(),
+        static_cast<unsigned long long>(total));
+  };
+  breakdown("stalls (ELF)", s.stall_elf);
+  breakdown("stalls (KAWS)", s.stall_kaws);
+  put("L1D load hit rate    %.3f (%llu loads)", s.l1d_hit_rate(), static_cast<unsigned long long>(s.l1d_loads));
+  put("L2 load hit rate     %.3f (%llu loads)", s.l2_hit_rate(), static_cast<unsigned long long>(s.l2_loads));
+  put("DRAM bandwidth       %.2f GB/s of %.1f GB/s peak (%llu reads, %llu writes)", s.dram_gbs, s.dram_peak_gbs,
+      static_cast<unsigned long long>(s.dram_reads), static_cast<unsigned long long>(s.dram_writes));
+  return out;
+}
+
+}  // namespace gputlm::gpu

@@ -1,0 +1,40 @@
+// The figures a person wants after a timing run, taken from the statistics JSON of the
+// GPU top (one kernel's epoch or the total): cycles, IPC, warp instructions, the two
+// stall breakdowns (seed-mechanisms §S), L1D / L2 hit rates, DRAM bandwidth.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "gpu/gpu_config.h"
+
+namespace gputlm::gpu {
+
+struct RunSummary {
+  uint64_t cycles = 0;
+  uint64_t warp_instructions = 0, thread_instructions = 0;
+  std::map<std::string, uint64_t> stall_elf, stall_kaws;  // scheduler-cycles, summed over SMs
+  uint64_t l1d_loads = 0, l1d_load_hits = 0, l2_loads = 0, l2_load_hits = 0;
+  uint64_t dram_reads = 0, dram_writes = 0;
+  double dram_gbs = 0, dram_peak_gbs = 0;
+
+  // GPGPU-Sim's gpu_ipc: thread instructions per core cycle; and warp instructions per cycle.
+  double ipc() const { return cycles ? static_cast<double>(thread_instructions) / static_cast<double>(cycles) : 0; }
+  double warp_ipc() const { return cycles ? static_cast<double>(warp_instructions) / static_cast<double>(cycles) : 0; }
+  double l1d_hit_rate() const { return l1d_loads ? static_cast<double>(l1d_load_hits) / static_cast<double>(l1d_loads) : 0; }
+  double l2_hit_rate() const { return l2_loads ? static_cast<double>(l2_load_hits) / static_cast<double>(l2_loads) : 0; }
+};
+
+// `stats` is Gpu::stats().to_json(view) or a KernelRun::stats; `cycles` the core cycles
+// it covers. Missing statistics count as 0 (an SM without an L1D access has its counters,
+// but a kernel may use no memory at all).
+RunSummary summarize(const nlohmann::json& stats, const GpuConfig& cfg, uint64_t cycles);
+
+// Several lines: cycles, IPC, instructions, stall breakdowns (percent of scheduler-cycles
+// without issue), hit rates, DRAM bandwidth. Each line starts with `indent`.
+std::string format_summary(const RunSummary& s, const std::string& indent = "  ");
+
+}  // namespace gputlm::gpu
