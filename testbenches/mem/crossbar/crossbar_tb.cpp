@@ -210,9 +210,8 @@ TEST_CASE("crossbar: a stalled partition fills the buffers and back-pressure rea
   REQUIRE(b.cycle(r[accepted_early].accepted) > 2000);
 }
 
-TEST_CASE("crossbar: random traffic with random back-pressure matches the golden routing and order model",
-          "[crossbar]") {
-  InterconnectConfig cfg = small_config(4, 3);  // 3 partitions: linear interleave of 256 B chunks
+namespace {
+void random_traffic_matches_golden_model(const InterconnectConfig& cfg) {
   const uint64_t per_sm = 600;
   uint64_t seed = 2024;
   std::vector<std::vector<tb::ScriptedRequest>> s(cfg.sm_ports);
@@ -253,6 +252,22 @@ TEST_CASE("crossbar: random traffic with random back-pressure matches the golden
   for (auto& sm : b.sms) REQUIRE(sm->responses() == per_sm);
   REQUIRE(b.stat("icnt.requests") == total);
   REQUIRE(b.stat("icnt.replies") == total);
+}
+}  // namespace
+
+TEST_CASE("crossbar: random traffic with random back-pressure matches the golden routing and order model",
+          "[crossbar]") {
+  random_traffic_matches_golden_model(small_config(4, 3));  // 3 partitions: linear interleave of 256 B chunks
+}
+
+TEST_CASE("crossbar: fixed_latency with xor interleaving under random traffic matches the golden model",
+          "[crossbar]") {
+  InterconnectConfig cfg = small_config(3, 4);
+  cfg.topology = "fixed_latency";
+  cfg.latency = 50;
+  cfg.output_buffer = 16;
+  cfg.interleave.policy = "xor";
+  random_traffic_matches_golden_model(cfg);
 }
 
 TEST_CASE("crossbar: xor interleaving spreads power-of-two strides and keeps addresses unique", "[crossbar]") {
