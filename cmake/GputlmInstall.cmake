@@ -24,5 +24,8 @@ list(REVERSE _rev)
 foreach(t IN LISTS _rev)
   string(APPEND GPUTLM_PC_LIBS " -l${t}")
 endforeach()
+# Relocatable: the prefix is found from the .pc file's own location.
+file(RELATIVE_PATH GPUTLM_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+string(REGEX REPLACE "/$" "" GPUTLM_PC_TO_PREFIX "${GPUTLM_PC_TO_PREFIX}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/gputlm.pc.in ${PROJECT_BINARY_DIR}/gputlm.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/gputlm.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,4 +1,5 @@
-# Installs BUILD_DIR into WORK_DIR/prefix and builds the consumer project against it.
+# Installs BUILD_DIR into WORK_DIR/prefix and builds the consumer program (SOURCE_DIR/
+# consumer.cpp) against it, with CMake (SOURCE_DIR/consumer) and with pkg-config.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 function(run)
@@ -12,7 +13,7 @@ endfunction()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 
 # 1. CMake package
-run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/cmake-build -DCMAKE_PREFIX_PATH=${prefix}
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/consumer -B ${WORK_DIR}/cmake-build -DCMAKE_PREFIX_PATH=${prefix}
     -DCMAKE_CXX_COMPILER=${CXX})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/cmake-build)
 run(${WORK_DIR}/cmake-build/consumer cmake)
