@@ -56,9 +56,18 @@ ExecFn select_handler(const Module& m, const Function& fn, uint32_t index) {
       h = select_data_handler(in);
       break;
     case Opcode::Ld: case Opcode::Ldu: case Opcode::St: case Opcode::Atom: case Opcode::Red:
-    case Opcode::Prefetch: case Opcode::Prefetchu:
+    case Opcode::Prefetch: case Opcode::Prefetchu: {
+      // The value operand's element count must match .vN (the handlers rely on it).
+      if (in.op == Opcode::Ld || in.op == Opcode::Ldu || in.op == Opcode::St) {
+        const Operand& v = in.ops[in.op == Opcode::St ? 1 : 0];
+        uint32_t n = v.kind == OperandKind::Vector ? v.count : 1;
+        if (n != in.vec)
+          return unsupported("value operand has " + std::to_string(n) + " elements, the access is .v" +
+                             std::to_string(in.vec));
+      }
       h = select_memory_handler(in);
       break;
+    }
     case Opcode::Shfl: case Opcode::Vote: case Opcode::Match: case Opcode::Activemask:
       h = select_warp_handler(in);
       break;
