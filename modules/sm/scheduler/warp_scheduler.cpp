@@ -1,0 +1,175 @@
+#include "sm/scheduler/warp_scheduler.h"
+
+#include <cstdio>
+
+namespace gputlm::sm {
+
+namespace {
+std::vector<std::string> scheduler_labels(uint32_t n) {
+  std::vector<std::string> l;
+  for (uint32_t i = 0; i < n; ++i) l.push_back("s" + std::to_string(i));
+  return l;
+}
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+}  // namespace
+
+IssueShared::IssueShared(stats::Group& g, uint32_t schedulers)
+    : warp_instructions(g, "warp_instructions", "warp instructions issued"),
+      thread_instructions(g, "thread_instructions", "thread instructions issued (sum of exec-mask popcounts)"),
+      issued_per_scheduler(g, "issued_per_scheduler", "warp instructions issued by each scheduler",
+                           scheduler_labels(schedulers)),
+      stall_elf(g, "stall_elf",
+                "scheduler-cycles without issue by ELF class (000 §2.4; docs/blocks/scheduler.md)",
+                {"mem_conflict", "mem_dep", "fetch", "other"}),
+      stall_kaws(g, "stall_kaws", "scheduler-cycles without issue by KAWS class (003 §4.2)",
+                 {"idle", "scoreboard", "pipeline"}),
+      warp_blocks(g, "warp_blocks",
+                  "scheduler-cycles without issue in which some resident warp was blocked this way (a "
+                  "cycle counts once per kind seen)",
+                  {"not_eligible", "ibuffer_empty", "scoreboard_other", "scoreboard_memory", "unit_other",
+                   "unit_memory"}) {}
+
+WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const SmConfig& cfg, WarpTable& table,
+                             IssueShared& shared)
+    : sc_core::sc_module(name),
+      issue("issue"),
+      scoreboard("scoreboard"),
+      issue_status("issue_status"),
+      id_(id),
+      cfg_(cfg),
+      table_(table),
+      shared_(shared),
+      policy_(make_scheduler_policy(cfg.scheduler)),
+      last_block_(table.size(), WarpBlock::NotEligible) {
+  views_.reserve(table.size());
+  order_.reserve(table.size());
+}
+
+WarpScheduler::Readiness WarpScheduler::evaluate(uint32_t slot) const {
+  Readiness r;
+  const WarpSlot& s = table_[slot];
+  if (!table_.live(slot) || s.ctx->status != isa::WarpStatus::Ready || ((mask_ >> slot) & 1u) == 0) return r;
+  if (table_.ibuf_empty(slot)) {
+    r.block = WarpBlock::IBufferEmpty;
+    return r;
+  }
+  const IBufferEntry& head = table_.ibuf_head(slot);
+  if (filter_ && !filter_(slot, *head.instr)) return r;
+  switch (scoreboard->check(slot, *head.instr)) {
+    case Hazard::Memory: r.block = WarpBlock::ScoreboardMemory; return r;
+    case Hazard::Other: r.block = WarpBlock::ScoreboardOther; return r;
+    case Hazard::None: break;
+  }
+  if (!issue_status->can_accept(id_, head.unit)) {
+    r.block = head.unit == UnitType::Mem ? WarpBlock::UnitMemory : WarpBlock::UnitOther;
+    return r;
+  }
+  r.ready = true;
+  return r;
+}
+
+UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle) {
+  WarpSlot& s = table_[slot];
+  const IBufferEntry head = table_.ibuf_head(slot);
+  const isa::StepResult& r = s.grid->step(*s.ctx);
+  if (r.pc != head.pc)
+    throw PipelineError(std::string(name()) + ": warp " + std::to_string(slot) + " I-buffer head at " + hex(head.pc) +
+                        " but the warp executed " + hex(r.pc) + " (I-buffer not flushed after a PC change)");
+  WarpInstruction& wi = *shared_.pool.acquire();
+  wi.seq = shared_.next_seq++;
+  wi.sm = shared_.sm_id;
+  wi.warp = slot;
+  wi.scheduler = slot % cfg_.scheduler.count;
+  wi.issue_scheduler = id_;
+  wi.cta_slot = s.cta_slot;
+  wi.kernel_id = s.kernel_id;
+  wi.cta_global = s.cta_global;
+  wi.instr = head.instr;
+  wi.pc = head.pc;
+  wi.unit = head.unit;
+  wi.active_mask = r.active_mask;
+  wi.exec_mask = r.exec_mask;
+  wi.result = r;
+  fill_register_keys(wi);
+  wi.fetch_cycle = head.fetch_cycle;
+  wi.decode_cycle = head.decode_cycle;
+  wi.issue_cycle = cycle;
+  wi.is_memory = head.unit == UnitType::Mem;
+  wi.long_latency_load = is_long_latency_load(*head.instr);
+  wi.is_global_load = head.instr->is_load && head.instr->cls == isa::OpClass::MemGlobal;
+  wi.is_branch = r.is_branch;
+  wi.elf_recalc = (head.instr->flags & isa::kElfRecalc) != 0;
+  scoreboard->reserve(wi);
+
+  table_.ibuf_pop(slot);
+  if (r.warp_finished) {
+    s.issue_done = true;
+    table_.ibuf_flush(slot);
+  } else if (!table_.ibuf_empty(slot) && table_.ibuf_head(slot).pc != s.grid->peek_pc(*s.ctx)) {
+    // A taken branch, divergence, reconvergence, call or return: the sequentially
+    // fetched instructions are not the warp's next ones.
+    table_.ibuf_flush(slot);
+  }
+  ++s.in_flight;
+  ++s.issued;
+  ++shared_.warp_instructions;
+  shared_.thread_instructions.add(static_cast<uint64_t>(__builtin_popcount(r.exec_mask)));
+  shared_.issued_per_scheduler.add(id_);
+  policy_->issued(slot, *head.instr);
+  if (observer_) observer_(wi);
+  const UnitType unit = wi.unit;
+  issue.send(wi);  // ownership passes to the operand collector
+  return unit;
+}
+
+void WarpScheduler::account_skipped(uint64_t cycles) {
+  if (cycles == 0) return;
+  if (last_issued_ != 0)
+    throw PipelineError(std::string(name()) + ": the SM slept after a cycle in which this scheduler issued");
+  shared_.stall_elf.add(static_cast<std::size_t>(last_elf_), cycles);
+  shared_.stall_kaws.add(static_cast<std::size_t>(last_kaws_), cycles);
+}
+
+uint32_t WarpScheduler::tick(uint64_t cycle) {
+  const uint32_t n = cfg_.scheduler.count;
+  views_.clear();
+  for (uint32_t w = id_; w < table_.size(); w += n)
+    if (table_.live(w)) views_.push_back(WarpView{w, w / n, table_[w].age});
+  order_.clear();
+  policy_->order(views_, order_);
+
+  StallObservation obs;
+  last_issued_ = 0;
+  for (uint32_t slot : order_) {
+    const Readiness r = evaluate(slot);
+    last_block_[slot] = r.block;
+    if (!r.ready) {
+      obs.add(r.block);
+      continue;
+    }
+    const UnitType first = issue_one(slot, cycle);
+    last_issued_ = 1;
+    if (cfg_.scheduler.dual_issue && table_.live(slot) && !table_.ibuf_empty(slot) &&
+        table_.ibuf_head(slot).unit != first && evaluate(slot).ready) {
+      issue_one(slot, cycle);
+      last_issued_ = 2;
+    }
+    break;
+  }
+  if (last_issued_ > 0) return last_issued_;
+  // Resident warps the policy left out of the order (warp limit) are not eligible.
+  if (order_.size() < views_.size()) obs.add(WarpBlock::NotEligible);
+  for (uint32_t b = 0; b < static_cast<uint32_t>(kWarpBlocks); ++b)
+    if (obs.has(static_cast<WarpBlock>(b))) shared_.warp_blocks.add(b);
+  last_elf_ = classify_elf(obs);
+  last_kaws_ = classify_kaws(obs);
+  shared_.stall_elf.add(static_cast<std::size_t>(last_elf_));
+  shared_.stall_kaws.add(static_cast<std::size_t>(last_kaws_));
+  return 0;
+}
+
+}  // namespace gputlm::sm

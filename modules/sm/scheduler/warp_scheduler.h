@@ -1,0 +1,104 @@
+// A warp scheduler (issue stage): owns the warp slots w with w mod schedulers == id
+// (Fermi), orders them with its policy each cycle, walks that order and issues the first
+// warp that can issue: resident and not at a barrier, allowed by the issue mask/filter,
+// an instruction in its I-buffer, no scoreboard hazard, and its collector unit able to
+// accept. Issuing executes the instruction in the functional model (GridExecution::step),
+// builds the WarpInstruction, reserves its registers and sends it on the issue socket.
+// With dual issue a second instruction of the same warp (the next I-buffer entry) issues
+// in the same cycle if it is ready and goes to another unit type (GPGPU-Sim's Fermi).
+// Cycles without issue are classified (stall_classification.h).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "core/stats/stats.h"
+#include "sm/pipeline_protocol.h"
+#include "sm/scheduler/scheduler_policy.h"
+#include "sm/scheduler/stall_classification.h"
+#include "sm/scoreboard/scoreboard_if.h"
+#include "sm/sm_config.h"
+#include "sm/warp_table.h"
+
+namespace gputlm::sm {
+
+// What the schedulers of one SM share: the pool warp instructions come from, the issue
+// sequence counter, and the SM-level statistics they add to.
+struct IssueShared {
+  IssueShared(stats::Group& sm_group, uint32_t schedulers);
+  WarpInstructionPool pool{128};
+  uint64_t next_seq = 0;
+  uint32_t sm_id = 0;
+  stats::Counter warp_instructions, thread_instructions;
+  stats::CounterVector issued_per_scheduler, stall_elf, stall_kaws, warp_blocks;
+};
+
+class WarpScheduler : public sc_core::sc_module {
+ public:
+  PipelineOutSocket issue;
+  sc_core::sc_port<ScoreboardIF> scoreboard;
+  sc_core::sc_port<IssueStatusIF> issue_status;
+
+  WarpScheduler(sc_core::sc_module_name name, uint32_t id, const SmConfig& cfg, WarpTable& table,
+                IssueShared& shared);
+
+  // One issue cycle; returns the number of instructions issued.
+  uint32_t tick(uint64_t cycle);
+
+  uint32_t id() const { return id_; }
+  // This cycle's priority order (highest first) of the warps the policy lets issue; ELF's
+  // coordinated fetch interleaves the schedulers' orders (000 §3.3).
+  const std::vector<uint32_t>& priority_order() const { return order_; }
+  // Last cycle's classification (valid when last_issued() == 0), for tests and tracing.
+  uint32_t last_issued() const { return last_issued_; }
+  ElfStall last_elf_stall() const { return last_elf_; }
+  KawsStall last_kaws_stall() const { return last_kaws_; }
+  WarpBlock last_block(uint32_t slot) const { return last_block_[slot]; }
+
+  // Throttling hooks. Warps whose bit is clear may not issue (Mascar stall bits, LAWS-TH
+  // warp limits); default all set.
+  void set_issue_mask(uint64_t mask) { mask_ = mask; }
+  uint64_t issue_mask() const { return mask_; }
+  // A per-instruction veto (Mascar: a non-owner's memory instruction in MP mode).
+  using IssueFilter = std::function<bool(uint32_t slot, const isa::Instruction& in)>;
+  void set_issue_filter(IssueFilter f) { filter_ = std::move(f); }
+  // Called after every issue with the issued instruction (ELF WPT update, KAWS CTA
+  // progress counters, Mascar ownership).
+  using IssueObserver = std::function<void(const WarpInstruction& wi)>;
+  void set_issue_observer(IssueObserver f) { observer_ = std::move(f); }
+
+  // The SM slept `cycles` cycles after this scheduler's last tick: its state did not change
+  // meanwhile, so each of them counts as a stall of the last tick's classes.
+  void account_skipped(uint64_t cycles);
+
+  SchedulerPolicyIF& policy() { return *policy_; }
+  void warp_removed(uint32_t slot) { policy_->warp_removed(slot); }
+
+ private:
+  struct Readiness {
+    WarpBlock block = WarpBlock::NotEligible;
+    bool ready = false;
+  };
+  Readiness evaluate(uint32_t slot) const;
+  UnitType issue_one(uint32_t slot, uint64_t cycle);
+
+  uint32_t id_;
+  const SmConfig& cfg_;
+  WarpTable& table_;
+  IssueShared& shared_;
+  std::unique_ptr<SchedulerPolicyIF> policy_;
+  std::vector<WarpView> views_;
+  std::vector<uint32_t> order_;
+  std::vector<WarpBlock> last_block_;
+  uint64_t mask_ = ~uint64_t{0};
+  IssueFilter filter_;
+  IssueObserver observer_;
+  uint32_t last_issued_ = 0;
+  ElfStall last_elf_ = ElfStall::Other;
+  KawsStall last_kaws_ = KawsStall::Idle;
+};
+
+}  // namespace gputlm::sm

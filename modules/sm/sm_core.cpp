@@ -1,0 +1,260 @@
+#include "sm/sm_core.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace gputlm::sm {
+
+namespace {
+const SmConfig& validated(const SmConfig& cfg, const std::string& key) {
+  cfg.validate(key);
+  return cfg;
+}
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+}  // namespace
+
+SmCore::SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, const ClockDomain& core_clock,
+               stats::Group& group)
+    : sc_core::sc_module(name),
+      issue_status("issue_status"),
+      writeback_in("writeback_in"),
+      cfg_(validated(cfg, "sm")),
+      sm_id_(sm_id),
+      clock_(core_clock),
+      group_(group),
+      table_(cfg_.max_warps, cfg_.fetch.ibuffer_entries),
+      shared_(group, cfg_.scheduler.count),
+      ctas_(cfg_.max_ctas),
+      cycles_(group, "cycles", "core cycles with at least one resident CTA"),
+      writebacks_(group, "writebacks", "warp instructions written back"),
+      ctas_launched_(group, "ctas_launched", "CTAs launched on this SM"),
+      ctas_completed_(group, "ctas_completed", "CTAs completed on this SM"),
+      warps_completed_(group, "warps_completed", "warps completed on this SM"),
+      idle_sleep_cycles_(group, "sleep_cycles", "cycles with resident CTAs the SM slept (all warps waiting outside)"),
+      ipc_(group, "ipc", "thread instructions per cycle (GPGPU-Sim's IPC)", shared_.thread_instructions, cycles_),
+      warp_ipc_(group, "warp_ipc", "warp instructions per cycle", shared_.warp_instructions, cycles_) {
+  shared_.sm_id = sm_id;
+  scoreboard_ = std::make_unique<Scoreboard>("scoreboard", cfg_.max_warps);
+  for (uint32_t i = 0; i < cfg_.scheduler.count; ++i) {
+    schedulers_.push_back(std::make_unique<WarpScheduler>(("scheduler" + std::to_string(i)).c_str(), i, cfg_, table_,
+                                                          shared_));
+    schedulers_.back()->scoreboard.bind(scoreboard_->status_export);
+    schedulers_.back()->issue_status.bind(issue_status);
+  }
+  fetch_ = std::make_unique<FetchUnit>("fetch", cfg_, sm_id, core_clock, table_, group);
+  fetch_->issue_status.bind(issue_status);
+  fetch_->set_scheduler_orders(*this);
+  writeback_in.register_receiver([this](WarpInstruction& wi) { receive_writeback(wi); });
+  writeback_.reserve(64);
+  writeback_later_.reserve(64);
+}
+
+SmCore::~SmCore() = default;
+
+void SmCore::set_waker(std::function<void()> w) {
+  waker_ = w;
+  fetch_->set_waker(std::move(w));
+}
+
+// ----------------------------------------------------------------------------- CTAs
+
+std::string SmCore::occupancy_limit(const KernelInstance& k) const {
+  const CtaDemand& d = k.demand;
+  if (resident_ctas_ + 1 > cfg_.max_ctas) return "cta slots";
+  if (used_threads_ + d.threads > cfg_.max_threads) return "threads";
+  if (used_warps_ + d.warps > cfg_.max_warps) return "warps";
+  if (used_registers_ + d.registers > cfg_.registers) return "registers";
+  if (used_shared_ + d.shared_bytes > cfg_.shared_bytes) return "shared memory";
+  return "";
+}
+
+bool SmCore::can_accept_cta(const KernelInstance& k) const { return occupancy_limit(k).empty(); }
+
+void SmCore::launch_cta(KernelInstance& k, uint64_t cta_linear_id) {
+  const std::string limit = occupancy_limit(k);
+  if (!limit.empty())
+    throw PipelineError(std::string(name()) + ": launch_cta of kernel " + k.name + " CTA " +
+                        std::to_string(cta_linear_id) + " without room (" + limit + ")");
+  if (k.grid == nullptr) throw PipelineError(std::string(name()) + ": kernel " + k.name + " has no grid");
+  if (k.demand.warps != k.grid->warps_per_cta())
+    throw PipelineError(std::string(name()) + ": kernel " + k.name + " demand says " + std::to_string(k.demand.warps) +
+                        " warps per CTA but the grid has " + std::to_string(k.grid->warps_per_cta()));
+  uint32_t c = 0;
+  while (ctas_[c].valid) ++c;
+  isa::CtaContext& cta = k.grid->start_cta(cta_linear_id);
+  CtaSlot& slot = ctas_[c];
+  slot = CtaSlot{};
+  slot.valid = true;
+  slot.kernel = &k;
+  slot.cta = &cta;
+  slot.linear_id = cta_linear_id;
+  slot.start_cycle = clock_.now();
+  slot.warps_left = static_cast<uint32_t>(cta.warps.size());
+  slot.demand = k.demand;
+  const uint64_t seq = cta_sequence_++;
+  uint32_t w = 0;
+  for (uint32_t i = 0; i < cta.warps.size(); ++i) {
+    while (table_[w].valid) ++w;  // lowest free slots, ascending (deterministic)
+    table_.clear(w);
+    WarpSlot& s = table_[w];
+    s.valid = true;
+    s.grid = k.grid;
+    s.ctx = &cta.warps[i];
+    s.cta_slot = c;
+    s.kernel_id = k.id;
+    s.cta_global = static_cast<int32_t>(cta_linear_id);
+    s.age = warp_age(seq, i);
+    s.ctx->smid = sm_id_;
+    s.ctx->hw_warp_id = w;
+    s.ctx->nwarpid = cfg_.max_warps;
+  }
+  ++resident_ctas_;
+  used_threads_ += k.demand.threads;
+  used_warps_ += k.demand.warps;
+  used_registers_ += k.demand.registers;
+  used_shared_ += k.demand.shared_bytes;
+  ++ctas_launched_;
+  if (waker_) waker_();
+}
+
+void SmCore::retire_finished_warps(uint64_t cycle) {
+  for (uint32_t w = 0; w < table_.size(); ++w) {
+    WarpSlot& s = table_[w];
+    if (!s.valid || !s.issue_done || s.done || s.in_flight != 0 || s.fetch_pending) continue;
+    s.done = true;
+    ++warps_completed_;
+    for (auto& sch : schedulers_) sch->warp_removed(w);
+    CtaSlot& c = ctas_[s.cta_slot];
+    if (--c.warps_left != 0) continue;
+    // Last warp of the CTA: free its slots and resources, tell the CTA scheduler.
+    for (uint32_t v = 0; v < table_.size(); ++v)
+      if (table_[v].valid && table_[v].cta_slot == s.cta_slot) table_.clear(v);
+    CtaCompletion done;
+    done.kernel_id = c.kernel->id;
+    done.cta_linear_id = c.linear_id;
+    done.sm = sm_id_;
+    done.start_cycle = c.start_cycle;
+    done.finish_cycle = cycle;
+    c.kernel->grid->retire_cta(*c.cta);
+    --resident_ctas_;
+    used_threads_ -= c.demand.threads;
+    used_warps_ -= c.demand.warps;
+    used_registers_ -= c.demand.registers;
+    used_shared_ -= c.demand.shared_bytes;
+    c = CtaSlot{};
+    ++ctas_completed_;
+    if (on_complete_) on_complete_(done);
+  }
+}
+
+// ----------------------------------------------------------------------------- ticking
+
+void SmCore::receive_writeback(WarpInstruction& wi) {
+  writeback_.emplace_back(&wi, clock_.now() + 1);
+}
+
+bool SmCore::tick_writeback(uint64_t cycle) {
+  writeback_later_.clear();
+  for (auto& [wi, ready] : writeback_) {
+    if (ready > cycle) {
+      writeback_later_.emplace_back(wi, ready);
+      continue;
+    }
+    WarpSlot& s = table_[wi->warp];
+    if (!s.valid || s.in_flight == 0)
+      throw PipelineError(std::string(name()) + ": writeback of warp " + std::to_string(wi->warp) + " pc " +
+                          hex(wi->pc) + " that has no instruction in flight");
+    scoreboard_->release(*wi);
+    --s.in_flight;
+    ++writebacks_;
+    shared_.pool.release(wi);
+  }
+  writeback_.swap(writeback_later_);
+  retire_finished_warps(cycle);
+  return !writeback_.empty();
+}
+
+bool SmCore::tick_issue(uint64_t cycle) {
+  issued_this_cycle_ = 0;
+  // Cycles bookkeeping: count cycles whose issue stage had resident CTAs; cycles skipped
+  // while the SM slept keep the last tick's stall classes.
+  if (resident_ctas_ > 0) {
+    if (ticked_while_resident_ && cycle > last_tick_ + 1) {
+      const uint64_t gap = cycle - last_tick_ - 1;
+      cycles_.add(gap);
+      idle_sleep_cycles_.add(gap);
+      for (auto& s : schedulers_) s->account_skipped(gap);
+    }
+    ++cycles_;
+    ticked_while_resident_ = true;
+    last_tick_ = cycle;
+  } else {
+    ticked_while_resident_ = false;
+  }
+
+  if (resident_ctas_ == 0) return false;
+  for (auto& s : schedulers_) issued_this_cycle_ += s->tick(cycle);
+  return issued_this_cycle_ > 0;
+}
+
+bool SmCore::tick_fetch(uint64_t cycle) {
+  const bool decode_busy = fetch_->tick_decode(cycle);
+  const bool fetch_busy = resident_ctas_ > 0 && fetch_->tick_fetch(cycle);
+  // The last call of the cycle: writebacks the back end sent during this cycle are
+  // processed next cycle.
+  return decode_busy || fetch_busy || !writeback_.empty();
+}
+
+uint64_t SmCore::instructions_in_flight() const {
+  uint64_t n = 0;
+  for (uint32_t w = 0; w < table_.size(); ++w)
+    if (table_[w].valid) n += table_[w].in_flight;
+  return n;
+}
+
+bool SmCore::idle() const {
+  return resident_ctas_ == 0 && writeback_.empty() && fetch_->idle() && shared_.pool.in_use() == 0;
+}
+
+// ----------------------------------------------------------------------------- dumps
+
+std::string SmCore::describe_warp(uint32_t w) const {
+  const WarpSlot& s = table_[w];
+  std::ostringstream o;
+  o << "  warp " << w << " (cta " << s.cta_global << " warp " << s.ctx->warp_in_cta << ", kernel " << s.kernel_id
+    << "): ";
+  if (s.issue_done) {
+    o << "exited, " << s.in_flight << " instruction(s) in flight";
+    return o.str();
+  }
+  const uint64_t pc = s.grid->peek_pc(*s.ctx);
+  o << "pc " << hex(pc);
+  const isa::Module& m = s.grid->loaded().module();
+  const uint32_t f = m.function_at(pc);
+  if (f != isa::kNone) {
+    const uint32_t idx = m.functions[f].index_of(pc);
+    if (idx != isa::kNone && idx < m.functions[f].text.size()) o << " `" << m.functions[f].text[idx] << "`";
+  }
+  o << "; ";
+  if (s.ctx->status == isa::WarpStatus::AtBarrier) o << "waits at barrier " << s.ctx->barrier_id;
+  else o << "last cycle: " << to_string(schedulers_[w % schedulers_.size()]->last_block(w));
+  o << "; " << fetch_->describe(w) << "; in flight " << s.in_flight;
+  const std::string pending = scoreboard_->describe(w);
+  if (!pending.empty()) o << "; pending writes " << pending;
+  return o.str();
+}
+
+std::string SmCore::state_dump() const {
+  std::ostringstream o;
+  o << name() << ": " << resident_ctas_ << " CTA(s), " << used_warps_ << " warp(s), " << writeback_.size()
+    << " writeback(s) queued, " << shared_.pool.in_use() << " instruction(s) in the pipeline\n";
+  for (uint32_t w = 0; w < table_.size(); ++w)
+    if (table_[w].valid) o << describe_warp(w) << "\n";
+  return o.str();
+}
+
+}  // namespace gputlm::sm

@@ -1,0 +1,113 @@
+// The front half of an SM and its CTA bookkeeping (docs/blocks/sm.md): warp table,
+// fetch + decode (FetchUnit), scoreboard, warp schedulers (issue), and the writeback
+// stage; CTA slots and resources, warp exit and CTA completion. The back half (operand
+// collectors, execution units, LSU) is bound to its sockets:
+//   scheduler(i).issue           -> back end's issue target   (PipelineOutSocket)
+//   issue_status                 <- back end's IssueStatusIF  (sc_port, bound once here)
+//   back end's writeback senders -> writeback_in              (PipelineInSocket)
+//   fetch().l1i                  -> L1I cache upstream
+// Its owner (Sm, or a testbench) ticks it inside one clock process, back to front:
+//   tick_writeback(c); <back end stages>; tick_issue(c); tick_fetch(c)
+// and sleeps when every call returned false, until the waker is called.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "core/stats/stats.h"
+#include "sm/fetch/fetch_unit.h"
+#include "sm/pipeline_protocol.h"
+#include "sm/scheduler/warp_scheduler.h"
+#include "sm/scoreboard/scoreboard.h"
+#include "sm/sm_config.h"
+#include "sm/sm_cta_if.h"
+#include "sm/warp_table.h"
+
+namespace gputlm::sm {
+
+class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
+ public:
+  sc_core::sc_port<IssueStatusIF> issue_status;  // the back end's collector availability
+  PipelineInSocket writeback_in;
+
+  // Validates cfg (config::ConfigError). `group` is the SM's statistics group.
+  SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, const ClockDomain& core_clock,
+         stats::Group& group);
+  ~SmCore() override;
+
+  // --- CTA boundary (Sm forwards SmCtaIF here) ---------------------------------------
+  bool can_accept_cta(const KernelInstance& k) const;
+  // Why a CTA of k does not fit now ("" if it does): names the exhausted resource.
+  std::string occupancy_limit(const KernelInstance& k) const;
+  void launch_cta(KernelInstance& k, uint64_t cta_linear_id);
+  void set_completion_callback(std::function<void(const CtaCompletion&)> cb) { on_complete_ = std::move(cb); }
+  uint32_t resident_ctas() const { return resident_ctas_; }
+  uint32_t resident_warps() const { return used_warps_; }
+  std::string state_dump() const;
+
+  // --- ticking -------------------------------------------------------------------------
+  // Each returns true when the SM must tick again without an outside event.
+  bool tick_writeback(uint64_t cycle);
+  bool tick_issue(uint64_t cycle);
+  bool tick_fetch(uint64_t cycle);  // decode, then fetch; the cycle's last call
+  // Wakes the owner's clock process (CTA launch, L1I response); set by the owner.
+  void set_waker(std::function<void()> w);
+
+  // --- parts ---------------------------------------------------------------------------
+  uint32_t sm_id() const { return sm_id_; }
+  const SmConfig& config() const { return cfg_; }
+  FetchUnit& fetch() { return *fetch_; }
+  Scoreboard& scoreboard() { return *scoreboard_; }
+  WarpScheduler& scheduler(uint32_t i) { return *schedulers_[i]; }
+  uint32_t scheduler_count() const override { return static_cast<uint32_t>(schedulers_.size()); }
+  const std::vector<uint32_t>& priority_order(uint32_t s) const override { return schedulers_[s]->priority_order(); }
+  const WarpTable& warps() const { return table_; }
+  WarpInstructionPool& pool() { return shared_.pool; }
+  uint64_t instructions_in_flight() const;
+  // True when nothing is resident or in flight (end-of-run check).
+  bool idle() const;
+
+ private:
+  struct CtaSlot {
+    bool valid = false;
+    KernelInstance* kernel = nullptr;
+    isa::CtaContext* cta = nullptr;
+    uint64_t linear_id = 0;
+    uint64_t start_cycle = 0;
+    uint32_t warps_left = 0;
+    CtaDemand demand;
+  };
+  void receive_writeback(WarpInstruction& wi);
+  void retire_finished_warps(uint64_t cycle);
+  std::string describe_warp(uint32_t w) const;
+
+  SmConfig cfg_;
+  uint32_t sm_id_;
+  const ClockDomain& clock_;
+  stats::Group& group_;
+  WarpTable table_;
+  IssueShared shared_;
+  std::unique_ptr<Scoreboard> scoreboard_;
+  std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
+  std::unique_ptr<FetchUnit> fetch_;
+  std::function<void(const CtaCompletion&)> on_complete_;
+  std::function<void()> waker_;
+
+  std::vector<CtaSlot> ctas_;
+  uint32_t resident_ctas_ = 0, used_threads_ = 0, used_warps_ = 0, used_registers_ = 0, used_shared_ = 0;
+  uint64_t cta_sequence_ = 0;
+
+  std::vector<std::pair<WarpInstruction*, uint64_t>> writeback_, writeback_later_;
+  uint64_t last_tick_ = 0;
+  bool ticked_while_resident_ = false;
+  uint32_t issued_this_cycle_ = 0;
+
+  stats::Counter cycles_, writebacks_, ctas_launched_, ctas_completed_, warps_completed_, idle_sleep_cycles_;
+  stats::Ratio ipc_, warp_ipc_;
+};
+
+}  // namespace gputlm::sm
