@@ -135,7 +135,14 @@ tlm::tlm_sync_enum MemoryResponder::nb_transport_fw(tlm::tlm_generic_payload& gp
     return tlm::TLM_COMPLETED;
   }
   if (ph != tlm::BEGIN_REQ) throw std::logic_error("MemoryResponder: unexpected phase");
-  const MemExtension& ext = mem_ext(gp);
+  MemExtension& ext = mem_ext(gp);
+  if (opt_.refuse_percent > 0 && rng_.below(100) < opt_.refuse_percent) {
+    ++refusals_;
+    ext.status = MemStatus::ReservationFail;
+    ext.fail_cause = ReservationFail::MshrEntriesFull;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return tlm::TLM_COMPLETED;
+  }
   arrivals_.push_back({now, gp.get_address(), gp.is_write(), ext.kind, ext.warp,
                        {ext.mshr_index[0], ext.mshr_index[1]}});
   if (on_arrival) on_arrival(gp);

@@ -85,6 +85,7 @@ struct ResponderOptions {
   uint32_t min_latency = 10, max_latency = 10;  // BEGIN_REQ cycle to BEGIN_RESP cycle
   uint32_t end_req_delay_max = 0;               // END_REQ withheld 0..max cycles
   uint32_t end_req_percent = 0;                 // ... with this probability
+  uint32_t refuse_percent = 0;  // refuse (TLM_COMPLETED + ReservationFail), as an L1 would
   uint64_t seed = 7;
 };
 
@@ -104,6 +105,7 @@ class MemoryResponder : public sc_core::sc_module, public tlm::tlm_fw_transport_
 
   const std::vector<MemoryArrival>& arrivals() const { return arrivals_; }
   uint64_t responses() const { return responses_; }
+  uint64_t refusals() const { return refusals_; }
   std::function<void(const tlm::tlm_generic_payload&)> on_arrival;
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t) override;
@@ -128,7 +130,7 @@ class MemoryResponder : public sc_core::sc_module, public tlm::tlm_fw_transport_
   uint64_t seq_ = 0;
   tlm::tlm_generic_payload* responding_ = nullptr;
   std::vector<MemoryArrival> arrivals_;
-  uint64_t responses_ = 0;
+  uint64_t responses_ = 0, refusals_ = 0;
   ClockedProcess process_;
 };
 

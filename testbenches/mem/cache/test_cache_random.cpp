@@ -22,6 +22,7 @@ struct Traffic {
   uint32_t atomic_percent = 0;
   uint32_t warps = 8;
   bool owner_toggling = false;   // Mascar: owner warp set / cleared every 150 cycles
+  uint32_t memory_refuse_percent = 0;  // the next level refuses requests (they are resent)
   uint64_t seed = 1;
 };
 
@@ -32,6 +33,7 @@ void run_random(const CacheConfig& cfg, const Traffic& tr) {
   mem.end_req_delay_max = 6;
   mem.end_req_percent = 30;
   mem.seed = tr.seed + 100;
+  mem.refuse_percent = tr.memory_refuse_percent;
   auto bench = std::make_unique<CacheBench>("bench", cfg, mem, tr.seed, 5, 30);
   CacheBench& b = *bench;
   GoldenCache gold(cfg);
@@ -137,6 +139,8 @@ void run_random(const CacheConfig& cfg, const Traffic& tr) {
   // Refusals reach the driver in reject mode; in stall mode they are retried inside.
   if (cfg.fail_mode == "reject") CHECK(refused > 0);
   CHECK(b.stat("l1.fail_causes") > 0);
+  CHECK(b.stat("l1.downstream_retries") == b.memory.refusals());
+  if (tr.memory_refuse_percent > 0) CHECK(b.memory.refusals() > 0);
   CHECK(b.stat_at("l1.read_outcomes", static_cast<std::size_t>(AccessOutcome::Hit)) > 0);
   CHECK(b.stat_at("l1.read_outcomes", static_cast<std::size_t>(AccessOutcome::PrimaryMiss)) > 0);
   CHECK(b.stat_at("l1.read_outcomes", static_cast<std::size_t>(AccessOutcome::HitReserved)) +
@@ -198,10 +202,11 @@ TEST_CASE("cache random traffic: htsma MSHR 4 ways", "[cache][random][htsma]") {
   run_random(c, t);
 }
 
-TEST_CASE("cache random traffic: Mascar owner warp NACKs", "[cache][random]") {
+TEST_CASE("cache random traffic: Mascar owner warp NACKs and a refusing next level", "[cache][random]") {
   Traffic t;
   t.seed = 6;
   t.owner_toggling = true;
+  t.memory_refuse_percent = 20;
   run_random(l1("conventional", "on_miss"), t);
 }
 
