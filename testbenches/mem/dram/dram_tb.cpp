@@ -162,6 +162,29 @@ TEST_CASE("dram: a full request queue withholds END_REQ until a bank takes a req
   REQUIRE(b.driver->response_sequence() == std::vector<std::size_t>{0, 1, 2, 3});
 }
 
+TEST_CASE("dram: row hits stream at one column command per tCCD (peak bandwidth 32 B per cycle)", "[dram]") {
+  DramConfig cfg;
+  const DramTimingConfig& t = cfg.timing;
+  std::vector<tb::ScriptedRequest> s;
+  for (uint64_t k = 0; k < 64; ++k) s.push_back({addr(cfg, 0, 0, k % 16), false, 128, 0});  // one open row
+  DramBench b(cfg, s, {64, 0, 0.0, 1, 128});
+  b.run();
+  std::vector<uint64_t> rd;
+  for (const auto& c : b.dram->commands())
+    if (c.command == DramCommand::Read) rd.push_back(c.cycle);
+  REQUIRE(rd.size() == 128);
+  REQUIRE(b.dram->commands().size() == 129);  // one ACT
+  // The driver delivers a request every 2 cycles, each needs 2 RDs: the queue stays
+  // non-empty and the data bus is busy every cycle from the first burst to the last.
+  for (std::size_t i = 1; i < rd.size(); ++i) REQUIRE(rd[i] - rd[i - 1] == t.tCCD);
+  const uint64_t busy = b.root.find("dram.data_bus_busy_cycles")->scalar(stats::View::Total);
+  REQUIRE(busy == rd.size() * cfg.burst_cycles());
+  REQUIRE(busy == rd.back() + t.tCCD - rd.front());  // 100% utilisation over the stream
+  // 64 B per 2 command cycles at 924 MHz = 29.6 GB/s per channel; x6 = 177 GB/s (GTX480).
+  REQUIRE(cfg.atom_bytes() / cfg.burst_cycles() == 32);
+  REQUIRE(b.dram->row_hits() == 63);
+}
+
 TEST_CASE("dram: the minimum-latency knob delays responses to arrival + min_latency", "[dram]") {
   DramConfig cfg;
   cfg.min_latency = 200;  // 001 ch.5 default (expressed here in DRAM cycles)
