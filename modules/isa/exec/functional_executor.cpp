@@ -262,9 +262,13 @@ void GridExecution::check_deadlock(const CtaContext& cta) const {
 ExecCounters run_grid_functional(const LoadedModule& lm, const LaunchParams& lp, const ExecOptions& opts) {
   GridExecution g(lm, lp, opts);
   const uint32_t quantum = opts.quantum ? opts.quantum : 1;
-  for (uint64_t id = 0; id < g.cta_count(); ++id) {
-    CtaContext& cta = g.start_cta(id);
-    while (!cta.finished()) {
+  const uint64_t resident = opts.resident_ctas ? opts.resident_ctas : 1;
+  std::vector<CtaContext*> active;
+  uint64_t next = 0;
+  while (next < g.cta_count() || !active.empty()) {
+    while (active.size() < resident && next < g.cta_count()) active.push_back(&g.start_cta(next++));
+    for (size_t i = 0; i < active.size();) {
+      CtaContext& cta = *active[i];
       bool progressed = false;
       for (WarpContext& w : cta.warps) {
         for (uint32_t q = 0; q < quantum && w.status == WarpStatus::Ready; ++q) {
@@ -272,9 +276,14 @@ ExecCounters run_grid_functional(const LoadedModule& lm, const LaunchParams& lp,
           progressed = true;
         }
       }
-      if (!progressed) g.check_deadlock(cta);
+      if (cta.finished()) {
+        g.retire_cta(cta);
+        active.erase(active.begin() + static_cast<std::ptrdiff_t>(i));
+        continue;
+      }
+      if (!progressed) g.check_deadlock(cta);  // barriers are CTA-local: no other CTA can help
+      ++i;
     }
-    g.retire_cta(cta);
   }
   return g.counters();
 }

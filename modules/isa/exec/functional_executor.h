@@ -62,6 +62,10 @@ struct ExecOptions {
   // turn (a warp also yields at a barrier). Any value gives the same results for
   // race-free kernels; it bounds spinning on flags set by other warps.
   uint32_t quantum = 1024;
+  // Functional runner: CTAs resident at once (started in linear order, served round-robin).
+  // 1 is fastest; more lets kernels whose CTAs wait for each other (spin on flags another
+  // CTA sets) make progress.
+  uint32_t resident_ctas = 1;
   // Where device printf (vprintf) writes; nullptr = std::cout. Lanes print in lane order.
   std::ostream* printf_output = nullptr;
 };
@@ -140,9 +144,10 @@ class GridExecution {
   std::function<uint64_t()> cycle_source_;
 };
 
-// Runs every CTA of the launch functionally: CTAs one after another in linear order, warps
-// of a CTA round-robin (each runs up to `quantum` instructions or until it waits at a
-// barrier). Returns the counters. Errors: ExecError (out of bounds, deadlock, limit).
+// Runs every CTA of the launch functionally: up to `resident_ctas` CTAs at a time, started
+// in linear order; resident CTAs and the warps of each are served round-robin (a warp runs
+// up to `quantum` instructions or until it waits at a barrier). Returns the counters.
+// Errors: ExecError (out of bounds, deadlock, limit).
 ExecCounters run_grid_functional(const LoadedModule& lm, const LaunchParams& lp,
                                  const ExecOptions& opts = {});
 

@@ -112,3 +112,19 @@ TEST_CASE("simt: a kernel whose entry is unknown is a clear error", "[simt]") {
   TestDevice dev(kPtx);
   CHECK_THROWS_WITH(dev.run("no_such_kernel", d1(1), d1(32), 0), Catch::Contains("no_such_kernel"));
 }
+
+TEST_CASE("functional: CTAs that wait for each other need resident_ctas > 1", "[functional]") {
+  {
+    TestDevice dev(kPtx);
+    dev.options.max_warp_instructions = 50000;
+    uint64_t flag = dev.alloc<int>(1, 0), out = dev.alloc<int>(1, 0);
+    CHECK_THROWS_WITH(dev.run("cta_handshake", d1(2), d1(64), 0, flag, out), Catch::Contains("instruction limit"));
+  }
+  TestDevice dev(kPtx);
+  dev.options.max_warp_instructions = 50000;
+  dev.options.resident_ctas = 2;
+  uint64_t flag = dev.alloc<int>(1, 0), out = dev.alloc<int>(1, 0);
+  ExecCounters c = dev.run("cta_handshake", d1(2), d1(64), 0, flag, out);
+  CHECK(dev.download<int>(out, 1)[0] == 42);
+  CHECK(c.ctas == 2);
+}

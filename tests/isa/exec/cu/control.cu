@@ -70,3 +70,15 @@ extern "C" __global__ void out_of_bounds(int* p, int n) {
   if (t == 5) p[n + 4096] = 1;
   else p[t] = t;
 }
+
+// CTA 0 waits for a flag that CTA 1 sets: needs both CTAs resident at once.
+extern "C" __global__ void cta_handshake(volatile int* flag, int* out) {
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x == 0) {
+    while (*flag == 0) {
+    }
+    out[0] = *flag + 1;
+  } else {
+    *flag = 41;
+  }
+}
