@@ -1,6 +1,5 @@
 #include "runtime/spec_runner.h"
 
-#include <map>
 #include <sstream>
 
 #include "isa/exec/device_memory.h"
@@ -43,7 +42,7 @@ SpecReport run_launch_spec(const LaunchSpec& spec, Runtime& rt) {
   }
   const isa::Module& mod = rt.module(m).module();
 
-  std::map<std::string, DevicePtr> device;
+  std::map<std::string, DevicePtr>& device = report.buffers;
   for (const BufferSpec& b : spec.buffers) {
     std::vector<uint8_t> bytes = initial_bytes(spec, b);
     DevicePtr p = rt.malloc(bytes.size());

@@ -3,6 +3,7 @@
 // the expected files. What `gputlm run` and the workload tests use.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ struct SpecReport {
   std::string backend;
   std::vector<LaunchResult> launches;
   std::vector<OutputReport> outputs;
+  std::map<std::string, DevicePtr> buffers;  // device address of every spec buffer
   bool ok() const;
 };
 
