@@ -126,8 +126,8 @@ void mem_write(ExecCtx& c, StateSpace s, uint32_t lane, uint64_t addr, const voi
 
 namespace {
 
-// Computes and records every executing lane's address; returns true when all lanes use
-// one space (stored in r.mem.space).
+// Computes and records every executing lane's address in the step result; for a generic
+// access also each lane's resolved space (r.mem.space when they agree, else mixed_spaces).
 void compute_addresses(ExecCtx& c, const Operand& m, AccessKind kind) {
   MemAccess& mem = c.r.mem;
   c.r.is_memory = true;

@@ -50,14 +50,15 @@ void GridExecution::exec_control(WarpContext& w, const Instruction& in, uint32_t
         // again, if at all, where the enclosing entry reconverges.
         uint32_t rpc = in.reconv == kNone ? cur.rpc : in.reconv;
         if (rpc == cur.rpc) {
-          // Same reconvergence point as the current entry: split it instead of nesting.
-          e.pc = cur.pc + 1;
-          e.mask = not_taken;
+          // Same reconvergence point as the current entry: the entry below already waits
+          // there with these lanes, so replace the current entry by the two paths.
+          w.simt.pop_back();
         } else {
-          e.pc = rpc;  // the current entry waits at the reconvergence point
-          w.simt.push_back(SimtEntry{cur.func, cur.pc + 1, rpc, not_taken});
+          e.pc = rpc;  // the current entry waits at the reconvergence point with all lanes
         }
-        w.simt.push_back(SimtEntry{cur.func, in.target, rpc, taken});
+        // A path that starts at the reconvergence point needs no entry of its own.
+        if (cur.pc + 1 != rpc) w.simt.push_back(SimtEntry{cur.func, cur.pc + 1, rpc, not_taken});
+        if (in.target != rpc) w.simt.push_back(SimtEntry{cur.func, in.target, rpc, taken});
       }
       settle(w, r);
       return;
