@@ -399,3 +399,57 @@ TEST_CASE("simt: dp4a and dp2a byte/halfword dot products", "[simt]") {
   CHECK(o[2] == 11u);   // 10 + 3 * 1 + (-1) * 2
   CHECK(o[3] == 15u);   // 10 + 3 * 3 + (-1) * 4
 }
+
+TEST_CASE("simt: setp combiners with two destinations, set, selp, slct, testp", "[simt]") {
+  TestDevice dev(TestDevice::Text{}, kHeader + R"(
+.visible .entry compares(.param .u64 p_out)
+{
+  .reg .pred %p<8>;
+  .reg .b32 %r<16>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<3>;
+  mov.u32 %r1, %laneid;
+  setp.lt.u32 %p1, %r1, 8;
+  setp.ge.and.s32 %p2|%p3, %r1, 4, %p1;
+  setp.ne.xor.u32 %p4|%p5, %r1, 2, !%p1;
+  selp.u32 %r2, 1, 0, %p2;
+  selp.u32 %r3, 2, 0, %p3;
+  selp.u32 %r4, 4, 0, %p4;
+  selp.u32 %r5, 8, 0, %p5;
+  or.b32 %r2, %r2, %r3;
+  or.b32 %r2, %r2, %r4;
+  or.b32 %r2, %r2, %r5;
+  cvt.rn.f32.u32 %f1, %r1;
+  mov.f32 %f2, 0f7FC00000;
+  set.ltu.u32.f32 %r6, %f2, %f1;
+  set.gt.f32.f32 %r7, %f1, 0f40A00000;
+  sub.s32 %r8, %r1, 16;
+  slct.u32.s32 %r9, 100, 200, %r8;
+  testp.notanumber.f32 %p6, %f2;
+  selp.u32 %r10, 1, 0, %p6;
+  copysign.f32 %f3, %f1, 0fC0000000;
+  mov.b32 %r11, %f3;
+  ld.param.u64 %rd1, [p_out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mul.wide.u32 %rd2, %r1, 24;
+  add.u64 %rd1, %rd1, %rd2;
+  st.global.v2.u32 [%rd1], {%r2, %r6};
+  st.global.v4.u32 [%rd1+8], {%r7, %r9, %r10, %r11};
+  ret;
+}
+)", "compares.ptx");
+  uint64_t out = dev.alloc<uint32_t>(6 * 32, 0);
+  dev.run("compares", d1(1), d1(32), 0, out);
+  auto o = dev.download<uint32_t>(out, 6 * 32);
+  for (uint32_t l = 0; l < 32; ++l) {
+    bool p1 = l < 8;
+    bool p2 = (int(l) >= 4) && p1, p3 = !(int(l) >= 4) && p1;   // p = cmp AND c, q = !cmp AND c
+    bool p4 = (l != 2) != !p1, p5 = !(l != 2) != !p1;           // XOR with !c
+    CHECK(o[6 * l] == (uint32_t(p2) | uint32_t(p3) << 1 | uint32_t(p4) << 2 | uint32_t(p5) << 3));
+    CHECK(o[6 * l + 1] == 0xFFFFFFFFu);                          // NaN <u x: unordered -> true
+    CHECK(o[6 * l + 2] == (l > 5 ? 0x3F800000u : 0u));           // set.f32 gives 1.0f / 0.0f
+    CHECK(o[6 * l + 3] == (int(l) - 16 >= 0 ? 100u : 200u));      // slct: c >= 0 selects a
+    CHECK(o[6 * l + 4] == 1u);
+    CHECK(o[6 * l + 5] == 0x40000000u);  // copysign d, a, b = |b| with a's sign: +2.0 (a = l >= +0)
+  }
+}

@@ -2,6 +2,7 @@
 // the pipeline needs (PC, masks, per-lane addresses, divergence, barrier waits, exits).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <new>
@@ -160,4 +161,23 @@ TEST_CASE("simt step API: stepping a reused CTA context does not allocate", "[si
   run_cta(1);
   CHECK(g_allocations.load() == before);
   CHECK(dev.download<int>(dout, 2) == std::vector<int>{300, 300});
+}
+
+TEST_CASE("simt step API: the SIMT stack stays shallow in loops whose lanes leave one by one", "[simt]") {
+  // loop_break_continue: lane t iterates t times (with continue/break inside), so the loop
+  // exit diverges on 31 different iterations; entries must not pile up per iteration.
+  TestDevice dev("tests/isa/exec/cu/control.ptx");
+  uint64_t out = dev.alloc<int>(32, 0), mask = dev.alloc<uint32_t>(32, 0);
+  GridExecution g(dev.module(), dev.launch("loop_break_continue", d1(1), d1(32), 0, out, mask));
+  CtaContext& cta = g.start_cta(0);
+  WarpContext& w = cta.warps[0];
+  size_t deepest = 0;
+  int diverged = 0;
+  while (w.status == WarpStatus::Ready) {
+    diverged += g.step(w).diverged;
+    deepest = std::max(deepest, w.simt.size());
+  }
+  CHECK(diverged > 10);
+  CHECK(deepest <= 6);
+  CHECK(dev.download<uint32_t>(mask, 32) == std::vector<uint32_t>(32, 0xFFFFFFFFu));
 }
