@@ -43,8 +43,9 @@ struct LaunchParams {
   std::vector<uint8_t> params;  // kernel parameter buffer (Function::param_bytes)
 };
 
-// A launch of `kernel_name` (exact, demangled, or unique prefix; see Module::find_kernel)
-// with a zeroed parameter buffer. Throws ExecError for an empty/oversized grid or block.
+// A launch of `kernel_name` (exact, demangled, or unique prefix; see Module::find_kernel,
+// which throws for an unknown or ambiguous name) with a zeroed parameter buffer. Grid and
+// block limits are checked when a GridExecution is made from it.
 LaunchParams make_launch(const LoadedModule& lm, const std::string& kernel_name, Dim3 grid,
                          Dim3 block, uint32_t dynamic_shared_bytes = 0);
 // Writes parameter `index` (declaration order). `bytes` must equal the parameter's size.

@@ -40,7 +40,8 @@ struct StepResult {
   uint32_t index = kNone;              // instruction index within that function
   uint64_t pc = 0;                     // its byte PC
   uint32_t active_mask = 0;            // SIMT active mask at issue
-  uint32_t exec_mask = 0;              // lanes that executed (active and guard true)
+  uint32_t exec_mask = 0;              // lanes that executed (active and guard true; for
+                                       // a branch: the lanes that take it)
   bool is_memory = false;              // `mem` is valid
   MemAccess mem;
 
