@@ -389,3 +389,14 @@ TEST_CASE("l2: results do not depend on the order SystemC runs processes in", "[
   REQUIRE(root.find("memory_a.l2p0.dram.row_hits")->scalar(stats::View::Total) ==
           root.find("memory_b.l2p0.dram.row_hits")->scalar(stats::View::Total));
 }
+
+TEST_CASE("l2: every parameter is listed with a type, a default and a description", "[l2]") {
+  const auto params = config::list(MemorySystemConfig{});
+  REQUIRE(!params.empty());
+  for (const auto& p : params) {
+    INFO(p.path);
+    REQUIRE(!p.type.empty());
+    REQUIRE(!p.default_value.empty());
+    REQUIRE(p.description.size() > 10);
+  }
+}
