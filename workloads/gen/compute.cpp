@@ -1,4 +1,5 @@
-// Stencil and compute-bound workloads: laplace3d, hotspot, sgemm, mriq, cutcp, dgemv.
+// Stencil and compute-bound workloads: laplace3d, hotspot, sgemm, mriq, cutcp, dgemv,
+// dstencil.
 #include <algorithm>
 #include <cmath>
 
@@ -140,6 +141,23 @@ void gen_dgemv(Size size, const OutDir& out) {
   out.write("y_ref.bin", y);
 }
 GPUTLM_WORKLOAD("dgemv", "double precision: y = alpha A x + beta y", gen_dgemv);
+
+constexpr double kStencilWeights[7] = {0.03125, 0.09375, 0.1875, 0.375, 0.1875, 0.09375, 0.03125};
+
+void gen_dstencil(Size size, const OutDir& out) {
+  int n = size == Size::kSmall ? 8192 : (1 << 20);
+  auto in = random_f64(1501, static_cast<std::size_t>(n), -100, 100);
+  std::vector<double> res(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    double acc = 0;
+    for (int k = 0; k < 7; ++k) acc = std::fma(kStencilWeights[k], in[std::min(std::max(i + k - 3, 0), n - 1)], acc);
+    res[i] = acc;
+  }
+  out.write("in.bin", in);
+  out.write("out_ref.bin", res);
+}
+GPUTLM_WORKLOAD("dstencil", "double precision, dynamic shared memory: 7-point 1D stencil",
+                gen_dstencil);
 
 }  // namespace
 }  // namespace gputlm::workloads
