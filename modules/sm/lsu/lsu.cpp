@@ -323,7 +323,10 @@ bool Lsu::tick(uint64_t cycle) {
   complete(cycle);
   // Busy while there is timed work; slots waiting only for L1 responses sleep (a
   // response wakes the owner).
-  if (latch_ || deferred_.gp || queue_->occupancy() > 0) return true;
+  // Events already received count as work: a response that arrives in this cycle
+  // before our tick must be processed next cycle even if the owner's wake() was
+  // absorbed by this very tick.
+  if (latch_ || deferred_.gp || queue_->occupancy() > 0 || !events_.empty()) return true;
   for (const Slot& s : slots_)
     if (s.wi && s.unsent == 0 && s.pending == 0) return true;  // bank latency or writeback wait
   return false;

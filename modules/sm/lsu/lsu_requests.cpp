@@ -122,7 +122,9 @@ void Lsu::build_requests(const WarpInstruction& wi, uint32_t slot, uint64_t cycl
   }
   if (line_traffic) requests_per_instruction_.sample(static_cast<double>(to_send_.size()));
   latch_send_from_ = cycle + shared_cycles;
-  latch_free_at_ = cycle + std::max<uint32_t>(1, shared_cycles + const_extra) - 1;
+  // The constant cache serves one distinct word per cycle: 1 + const_extra cycles.
+  const uint32_t const_cycles = const_pieces_.empty() ? 0 : 1 + const_extra;
+  latch_free_at_ = cycle + std::max<uint32_t>(1, shared_cycles + const_cycles) - 1;
 }
 
 void Lsu::add_requests(const std::vector<LineRequest>& lines, L1Port port, uint32_t line_size, MemSpace space,
