@@ -73,6 +73,10 @@ const std::vector<Entry>& registry() {
                                      "partitions, got " + std::to_string(p));
          return std::make_unique<XorPartitionMap>(c.chunk_bytes, p);
        }},
+      {"rotate_hash",
+       [](const PartitionMapConfig& c, uint32_t p, const std::string&) -> std::unique_ptr<PartitionMapIF> {
+         return make_rotate_hash_partition_map(c.chunk_bytes, p);
+       }},
   };
   return entries;
 }

@@ -25,8 +25,9 @@ struct PartitionMapConfig {
     v.param("policy", policy,
             "address-to-partition interleaving: linear (chunk i goes to partition i mod P) or "
             "xor (GPGPU-Sim's bitwise permutation: the chunk's partition bits XOR the next higher "
-            "bits; P must be a power of two)",
-            config::one_of({"linear", "xor"}));
+            "bits; P must be a power of two) or rotate_hash (any P: each group of P consecutive "
+            "chunks is rotated by a hash of the group number, so strides of P chunks spread too)",
+            config::one_of({"linear", "xor", "rotate_hash"}));
     v.param("chunk_bytes", chunk_bytes, "bytes of consecutive addresses mapped to one partition",
             config::power_of_two(1));
   }
@@ -52,6 +53,9 @@ class SinglePartitionMap final : public PartitionMapIF {
 // Throws config::ConfigError naming `key` when the policy cannot serve `partitions`.
 std::unique_ptr<PartitionMapIF> make_partition_map(const PartitionMapConfig& cfg, uint32_t partitions,
                                                    const std::string& key = "interleave");
+
+// Policies defined in their own files (registered in partition_map.cpp).
+std::unique_ptr<PartitionMapIF> make_rotate_hash_partition_map(uint32_t chunk_bytes, uint32_t partitions);
 
 using PartitionMapFactory =
     std::function<std::unique_ptr<PartitionMapIF>(const PartitionMapConfig&, uint32_t, const std::string&)>;

@@ -6,6 +6,7 @@
 // to the SM that sent the request.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <systemc>
@@ -294,6 +295,24 @@ TEST_CASE("crossbar: xor interleaving spreads power-of-two strides and keeps add
       seen[key] = a;
       REQUIRE(m->local_address(a) < (1u << 16) / 4 + 256);
     }
+  }
+  // rotate_hash: any partition count (GTX480: 6); a stride of 6 chunks spreads over all six.
+  PartitionMapConfig rh;
+  rh.policy = "rotate_hash";
+  auto rh6 = make_partition_map(rh, 6);
+  auto lin6 = make_partition_map(PartitionMapConfig{}, 6);
+  std::vector<int> r6(6), lin_counts(6);
+  for (uint64_t k = 0; k < 6 * 256; ++k) {
+    ++r6[rh6->partition_of(k * 6 * 256)];
+    ++lin_counts[lin6->partition_of(k * 6 * 256)];
+  }
+  REQUIRE(lin_counts[0] == 6 * 256);
+  for (int c : r6) REQUIRE(std::abs(c - 256) <= 8);  // a hash: nearly even
+  std::map<std::pair<uint32_t, uint64_t>, uint64_t> seen6;
+  for (uint64_t a = 0; a < (3u << 16); a += 128) {
+    const auto key = std::make_pair(rh6->partition_of(a), rh6->local_address(a));
+    REQUIRE(seen6.count(key) == 0);
+    seen6[key] = a;
   }
   PartitionMapConfig six;
   six.policy = "xor";
