@@ -5,7 +5,8 @@
 //
 // Links of an SM (see docs/blocks/sm.md):
 //   scheduler[i].issue  --(PipelineOutSocket)-->  operand_collector.issue_in (PipelineInSocket)
-//   exec units / LSU    --(PipelineOutSocket)-->  sm.writeback_in            (PipelineInSocket)
+//   exec units / LSU    --(PipelineOutSocket)-->  writeback stage (exec/writeback.h)
+//   writeback stage     --(PipelineOutSocket)-->  SmCore::writeback_in (retire sink)
 //   scheduler[i].issue_status (sc_port<IssueStatusIF>) <-- operand_collector (sc_export)
 //
 // Protocol rules (pipeline links are push-only, one phase):
@@ -18,7 +19,9 @@
 //     interface saying no).
 //  2. The receiver acts on an instruction received in cycle N at its tick of cycle N+1 at
 //     the earliest (one stage per cycle; stages tick back to front inside the SM's clock
-//     process, so evaluation order never matters).
+//     process, so evaluation order never matters). One exception: the SM's retire sink
+//     (SmCore::writeback_in, fed by the writeback stage) releases the registers at once,
+//     so an instruction written back in cycle N unblocks issue in cycle N.
 //  3. Every issued instruction reaches the writeback socket exactly once, also stores,
 //     branches, barriers and exits: writeback releases its scoreboard registers, counts
 //     it complete for its warp (exit and CTA completion wait for that) and returns it to

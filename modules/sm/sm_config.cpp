@@ -58,6 +58,22 @@ void SmConfig::validate(const std::string& key_prefix) const {
   if (l1i.write_policy != "read_only") fail("l1i.write_policy", "the L1I must be read_only");
   if (l1c.write_policy != "read_only") fail("l1c.write_policy", "the constant cache must be read_only");
   if (l1t.write_policy != "read_only") fail("l1t.write_policy", "the texture cache must be read_only");
+  if (operand_collector.schedulers != scheduler.count)
+    fail("operand_collector.schedulers", "is " + std::to_string(operand_collector.schedulers) +
+                                             " but the SM has scheduler.count = " + std::to_string(scheduler.count) +
+                                             " schedulers (set both)");
+  if (lsu.coalescer.line_size != l1d.line_size)
+    fail("lsu.coalescer.line_size", "is " + std::to_string(lsu.coalescer.line_size) + " but the L1D line is " +
+                                        std::to_string(l1d.line_size));
+  if (lsu.const_line_size != l1c.line_size)
+    fail("lsu.const_line_size", "is " + std::to_string(lsu.const_line_size) + " but the L1C line is " +
+                                    std::to_string(l1c.line_size));
+  if (lsu.texture_line_size != l1t.line_size)
+    fail("lsu.texture_line_size", "is " + std::to_string(lsu.texture_line_size) + " but the L1T line is " +
+                                      std::to_string(l1t.line_size));
+  operand_collector.validate(p + "operand_collector");
+  exec.validate(p + "exec");
+  lsu.validate(p + "lsu");
   for (const char* k : {"l1i", "l1d", "l1c", "l1t"}) {
     const mem::CacheConfig& c = k[2] == 'i' ? l1i : k[2] == 'd' ? l1d : k[2] == 'c' ? l1c : l1t;
     if (c.fail_mode != "reject") fail(std::string(k) + ".fail_mode", "L1 caches of an SM use reject mode");

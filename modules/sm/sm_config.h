@@ -11,6 +11,9 @@
 
 #include "core/config/params.h"
 #include "mem/cache/cache_config.h"
+#include "sm/exec/exec_config.h"
+#include "sm/lsu/lsu_config.h"
+#include "sm/operand_collector/operand_collector_config.h"
 
 namespace gputlm::sm {
 
@@ -101,6 +104,10 @@ struct SmConfig {
   mem::CacheConfig l1d = default_l1d();
   mem::CacheConfig l1c = default_l1c();
   mem::CacheConfig l1t = default_l1t();
+  OperandCollectorConfig operand_collector;
+  ExecConfig exec;
+  LsuConfig lsu;
+  uint32_t mem_port_queue = 4;
 
   template <class V>
   void visit(V& v) {
@@ -117,6 +124,12 @@ struct SmConfig {
     v.group("l1d", l1d, "L1 data cache (reject mode)");
     v.group("l1c", l1c, "L1 constant cache (read_only, reject mode)");
     v.group("l1t", l1t, "L1 texture cache (read_only, reject mode)");
+    v.group("operand_collector", operand_collector, "operand collectors and register-file banks");
+    v.group("exec", exec, "execution units and writeback");
+    v.group("lsu", lsu, "load/store unit");
+    v.param("mem_port_queue", mem_port_queue,
+            "requests the SM's memory port arbiter (L1I/L1D/L1C/L1T misses -> interconnect) holds per cache",
+            config::at_least(1));
   }
 
   // Cross-field checks (config::ConfigError naming key_prefix.key).

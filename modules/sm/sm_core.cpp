@@ -49,8 +49,6 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id
   fetch_->issue_status.bind(issue_status);
   fetch_->set_scheduler_orders(*this);
   writeback_in.register_receiver([this](WarpInstruction& wi) { receive_writeback(wi); });
-  writeback_.reserve(64);
-  writeback_later_.reserve(64);
 }
 
 SmCore::~SmCore() = default;
@@ -154,28 +152,17 @@ void SmCore::retire_finished_warps(uint64_t cycle) {
 // ----------------------------------------------------------------------------- ticking
 
 void SmCore::receive_writeback(WarpInstruction& wi) {
-  writeback_.emplace_back(&wi, clock_.now() + 1);
-}
-
-bool SmCore::tick_writeback(uint64_t cycle) {
-  writeback_later_.clear();
-  for (auto& [wi, ready] : writeback_) {
-    if (ready > cycle) {
-      writeback_later_.emplace_back(wi, ready);
-      continue;
-    }
-    WarpSlot& s = table_[wi->warp];
-    if (!s.valid || s.in_flight == 0)
-      throw PipelineError(std::string(name()) + ": writeback of warp " + std::to_string(wi->warp) + " pc " +
-                          hex(wi->pc) + " that has no instruction in flight");
-    scoreboard_->release(*wi);
-    --s.in_flight;
-    ++writebacks_;
-    shared_.pool.release(wi);
-  }
-  writeback_.swap(writeback_later_);
-  retire_finished_warps(cycle);
-  return !writeback_.empty();
+  // The retire sink of the writeback stage: registers are released in the cycle the
+  // writeback stage writes them, so an instruction issued later in the same cycle sees
+  // them (GPGPU-Sim: writeback() before issue() in a core cycle).
+  WarpSlot& s = table_[wi.warp];
+  if (!s.valid || s.in_flight == 0)
+    throw PipelineError(std::string(name()) + ": writeback of warp " + std::to_string(wi.warp) + " pc " + hex(wi.pc) +
+                        " that has no instruction in flight");
+  scoreboard_->release(wi);
+  --s.in_flight;
+  ++writebacks_;
+  shared_.pool.release(&wi);
 }
 
 bool SmCore::tick_issue(uint64_t cycle) {
@@ -204,9 +191,10 @@ bool SmCore::tick_issue(uint64_t cycle) {
 bool SmCore::tick_fetch(uint64_t cycle) {
   const bool decode_busy = fetch_->tick_decode(cycle);
   const bool fetch_busy = resident_ctas_ > 0 && fetch_->tick_fetch(cycle);
-  // The last call of the cycle: writebacks the back end sent during this cycle are
-  // processed next cycle.
-  return decode_busy || fetch_busy || !writeback_.empty();
+  // Last call of the cycle: warps whose last instruction was written back (or whose last
+  // fetch returned) this cycle finish now, and so may their CTA.
+  retire_finished_warps(cycle);
+  return decode_busy || fetch_busy;
 }
 
 uint64_t SmCore::instructions_in_flight() const {
@@ -217,7 +205,7 @@ uint64_t SmCore::instructions_in_flight() const {
 }
 
 bool SmCore::idle() const {
-  return resident_ctas_ == 0 && writeback_.empty() && fetch_->idle() && shared_.pool.in_use() == 0;
+  return resident_ctas_ == 0 && fetch_->idle() && shared_.pool.in_use() == 0;
 }
 
 // ----------------------------------------------------------------------------- dumps
@@ -250,8 +238,8 @@ std::string SmCore::describe_warp(uint32_t w) const {
 
 std::string SmCore::state_dump() const {
   std::ostringstream o;
-  o << name() << ": " << resident_ctas_ << " CTA(s), " << used_warps_ << " warp(s), " << writeback_.size()
-    << " writeback(s) queued, " << shared_.pool.in_use() << " instruction(s) in the pipeline\n";
+  o << name() << ": " << resident_ctas_ << " CTA(s), " << used_warps_ << " warp(s), " << shared_.pool.in_use()
+    << " instruction(s) in the pipeline\n";
   for (uint32_t w = 0; w < table_.size(); ++w)
     if (table_[w].valid) o << describe_warp(w) << "\n";
   return o.str();

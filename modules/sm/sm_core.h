@@ -4,10 +4,11 @@
 // collectors, execution units, LSU) is bound to its sockets:
 //   scheduler(i).issue           -> back end's issue target   (PipelineOutSocket)
 //   issue_status                 <- back end's IssueStatusIF  (sc_port, bound once here)
-//   back end's writeback senders -> writeback_in              (PipelineInSocket)
+//   back end's writeback stage   -> writeback_in              (PipelineInSocket; the retire
+//                                  sink: releases registers at once, see receive_writeback)
 //   fetch().l1i                  -> L1I cache upstream
 // Its owner (Sm, or a testbench) ticks it inside one clock process, back to front:
-//   tick_writeback(c); <back end stages>; tick_issue(c); tick_fetch(c)
+//   <back end stages, writeback first>; tick_issue(c); tick_fetch(c)
 // and sleeps when every call returned false, until the waker is called.
 #pragma once
 
@@ -51,9 +52,10 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
 
   // --- ticking -------------------------------------------------------------------------
   // Each returns true when the SM must tick again without an outside event.
-  bool tick_writeback(uint64_t cycle);
   bool tick_issue(uint64_t cycle);
-  bool tick_fetch(uint64_t cycle);  // decode, then fetch; the cycle's last call
+  // Decode, then fetch, then retire finished warps (CTA completion callback); the
+  // cycle's last call.
+  bool tick_fetch(uint64_t cycle);
   // Wakes the owner's clock process (CTA launch, L1I response); set by the owner.
   void set_waker(std::function<void()> w);
 
@@ -101,7 +103,6 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
   uint32_t resident_ctas_ = 0, used_threads_ = 0, used_warps_ = 0, used_registers_ = 0, used_shared_ = 0;
   uint64_t cta_sequence_ = 0;
 
-  std::vector<std::pair<WarpInstruction*, uint64_t>> writeback_, writeback_later_;
   uint64_t last_tick_ = 0;
   bool ticked_while_resident_ = false;
   uint32_t issued_this_cycle_ = 0;

@@ -56,8 +56,7 @@ FrontHarness::FrontHarness(sc_core::sc_module_name name, const SmConfig& cfg, st
 }
 
 bool FrontHarness::tick(uint64_t cycle) {
-  bool busy = core.tick_writeback(cycle);
-  busy = back_end.tick(cycle) || busy;
+  bool busy = back_end.tick(cycle);
   busy = core.tick_issue(cycle) || busy;
   busy = core.tick_fetch(cycle) || busy;
   return busy;

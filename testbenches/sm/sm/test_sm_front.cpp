@@ -1,7 +1,7 @@
 // Pipeline tests of the SM front half on real PTX (tests/sm/cu/pipeline.cu), with exact
-// cycle relations: the stand-in back end takes latency[unit] cycles, so a dependent
-// instruction issues latency + 1 cycles after its producer (writeback the cycle after
-// the unit finishes, issue in the same cycle as writeback).
+// cycle relations: the stand-in back end writes an instruction back latency[unit] cycles
+// after issue, and the retire sink releases its registers in that cycle before issue, so
+// a dependent instruction issues exactly `latency` cycles after its producer.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -41,6 +41,7 @@ std::vector<IssueRecord> chain_of(const std::vector<IssueRecord>& all, uint32_t 
 TEST_CASE("sm front: a dependent ALU chain in one warp issues once per ALU latency", "[sm]") {
   SmConfig cfg;
   cfg.scheduler.count = 1;
+  cfg.operand_collector.schedulers = 1;
   FrontHarness tb("tb", cfg, latencies(), ones());
   KernelUnderTest k(kPtx, "alu_chain", {1, 1, 1}, {32, 1, 1});
   const uint64_t out = k.upload(std::vector<int>(32, 0));
@@ -54,7 +55,7 @@ TEST_CASE("sm front: a dependent ALU chain in one warp issues once per ALU laten
   REQUIRE(chain.size() == 8);
   for (std::size_t i = 1; i < chain.size(); ++i) {
     INFO(chain[i].text);
-    CHECK(chain[i].cycle - chain[i - 1].cycle == kAlu + 1);
+    CHECK(chain[i].cycle - chain[i - 1].cycle == kAlu);
   }
   REQUIRE(tb.completions.size() == 1);
   CHECK(tb.completions[0].finish_cycle > tb.completions[0].start_cycle);
@@ -64,6 +65,7 @@ TEST_CASE("sm front: a dependent ALU chain in one warp issues once per ALU laten
 TEST_CASE("sm front: two independent warps interleave on one scheduler (lrr)", "[sm]") {
   SmConfig cfg;
   cfg.scheduler.count = 1;
+  cfg.operand_collector.schedulers = 1;
   cfg.scheduler.policy = "lrr";
   FrontHarness tb("tb", cfg, latencies(), ones());
   KernelUnderTest k(kPtx, "alu_chain", {1, 1, 1}, {64, 1, 1});
@@ -80,9 +82,9 @@ TEST_CASE("sm front: two independent warps interleave on one scheduler (lrr)", "
   for (std::size_t i = 0; i < 8; ++i) {
     INFO(c0[i].text);
     // Warp 1's k-th chain instruction issues the cycle after warp 0's: they interleave,
-    // each still one ALU latency + 1 apart from its own producer.
+    // each still one ALU latency apart from its own producer.
     CHECK(c1[i].cycle == c0[i].cycle + 1);
-    if (i > 0) CHECK(c0[i].cycle - c0[i - 1].cycle == kAlu + 1);
+    if (i > 0) CHECK(c0[i].cycle - c0[i - 1].cycle == kAlu);
   }
 }
 
