@@ -380,3 +380,83 @@ TEST_CASE("dram: results do not depend on the order SystemC runs processes in", 
     REQUIRE(drv_a.records()[k].responded == drv_b.records()[k].responded);
   }
 }
+
+namespace {
+
+// A VCML-style testbench: the testbench is a module whose run_test() thread drives the
+// DRAM's socket directly and checks exact simulated times as it goes.
+class DramVcmlTestbench : public sc_core::sc_module, public tlm::tlm_bw_transport_if<> {
+ public:
+  tlm::tlm_initiator_socket<> out;
+  SC_HAS_PROCESS(DramVcmlTestbench);
+  DramVcmlTestbench(sc_core::sc_module_name name, const ClockDomain& clk, const DramConfig& cfg)
+      : sc_core::sc_module(name), out("out"), clk_(clk), cfg_(cfg), pool_(128) {
+    out.bind(*this);
+    SC_THREAD(run_test);
+  }
+  bool finished = false;
+
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase& phase, sc_core::sc_time&) override {
+    if (phase == tlm::END_REQ) end_req_.notify(sc_core::SC_ZERO_TIME);
+    if (phase == tlm::BEGIN_RESP) {
+      response_.notify(sc_core::SC_ZERO_TIME);
+      return tlm::TLM_COMPLETED;
+    }
+    return tlm::TLM_ACCEPTED;
+  }
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+
+ private:
+  // Sends one read at the current time; returns the time of its response.
+  sc_core::sc_time read(uint64_t address) {
+    tlm::tlm_generic_payload* gp = pool_.allocate();
+    gp->acquire();
+    gp->set_address(address);
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    CHECK(out->nb_transport_fw(*gp, ph, t) == tlm::TLM_ACCEPTED);
+    sc_core::wait(response_);
+    gp->release();
+    return sc_core::sc_time_stamp();
+  }
+  void run_test() {
+    const DramTimingConfig& t = cfg_.timing;
+    const sc_core::sc_time T = clk_.period();
+    const uint64_t burst = cfg_.burst_cycles(), atoms = 128 / cfg_.atom_bytes();
+    const uint64_t hit = (atoms - 1) * t.tCCD + t.tCL + burst, miss = t.tRCD + hit, conflict = t.tRP + miss;
+    sc_core::wait(clk_.time_of(10));  // send exactly on edge 10: the DRAM sees it at edge 11
+    CHECK(read(addr(cfg_, 2, 5, 0)) == clk_.time_of(11 + miss));
+    // The response event fires a delta later at the same time; send the next at edge 100.
+    sc_core::wait(clk_.time_of(100) - sc_core::sc_time_stamp());
+    CHECK(read(addr(cfg_, 2, 5, 1)) == clk_.time_of(101 + hit));
+    sc_core::wait(clk_.time_of(200) - sc_core::sc_time_stamp());
+    CHECK(read(addr(cfg_, 2, 6, 0)) == clk_.time_of(201 + conflict));
+    // Halfway between two edges: still the next edge.
+    sc_core::wait(clk_.time_of(300) + T / 2 - sc_core::sc_time_stamp());
+    CHECK(read(addr(cfg_, 2, 6, 1)) == clk_.time_of(301 + hit));
+    finished = true;
+  }
+
+  const ClockDomain& clk_;
+  DramConfig cfg_;
+  PayloadPool pool_;
+  sc_core::sc_event end_req_, response_;
+};
+
+}  // namespace
+
+TEST_CASE("dram: VCML-style run_test thread sees row miss, hit and conflict at the exact times", "[dram]") {
+  ClockDomain clk = ClockDomain::from_mhz("dram", 924.0);
+  stats::Group root("tb");
+  DramConfig cfg;
+  cfg.timing_checker = true;
+  DramVcmlTestbench tb("tb", clk, cfg);
+  ProtocolChecker checker("checker");
+  DramController dram("dram", cfg, clk, root);
+  tb.out.bind(checker.in);
+  checker.out.bind(dram.in);
+  sc_core::sc_start(clk.period() * 1000);
+  REQUIRE(tb.finished);
+  checker.check_quiescent();
+  REQUIRE(checker.violations().empty());
+}
