@@ -92,6 +92,7 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& cfg, const ClockDo
       response_queue_(cfg_.response_queue),
       input_queue_(cfg_.input_queue),
       fill_queue_(cfg_.fill_queue),
+      completed_(cfg_.miss_queue),
       accesses_(group_, "accesses", "accesses evaluated (including refused attempts)"),
       loads_(group_, "loads", "evaluated demand loads, instruction fetches and prefetches"),
       load_hits_(group_, "load_hits", "loads that hit a valid line"),
@@ -124,11 +125,20 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& cfg, const ClockDo
 
 Cache::~Cache() = default;
 
+// Status reads first complete this cycle's internal work (as an access would), so what
+// another block reads does not depend on which process SystemC runs first.
+uint32_t Cache::mshr_occupied() const {
+  const_cast<Cache*>(this)->catch_up();
+  return mshr_->occupied();
+}
+
 bool Cache::saturated() const {
-  return mshr_->almost_full() || miss_queue_.free_slots() <= cfg_.saturation_margin;
+  const_cast<Cache*>(this)->catch_up();
+  return mshr_->almost_full() || miss_queue_free() <= cfg_.saturation_margin;
 }
 
 bool Cache::probe(uint64_t address) const {
+  const_cast<Cache*>(this)->catch_up();
   const uint64_t block = tags_.block_of(address);
   const uint32_t set = tags_.set_of(block);
   const int32_t way = tags_.find(set, block);
@@ -147,11 +157,13 @@ int32_t Cache::owner_warp() const {
 
 void Cache::invalidate_all() {
   invalidate_requested_ = true;
+  invalidate_after_ = domain_.now();  // takes effect at the next edge, whoever runs first
   process_->wake();
 }
 
 bool Cache::idle() const {
   return miss_queue_.empty() && response_queue_.empty() && input_queue_.empty() && fill_queue_.empty() &&
+         completed_.empty() && !end_req_to_send_ && !end_resp_to_send_ &&
          writeback_blocks_.empty() && !deferred_ && !input_waiting_ && !resp_in_progress_ && !req_in_progress_ &&
          !fill_end_resp_ && !invalidate_requested_ && mshr_->occupied() == 0 && pool_.in_use() == 0;
 }
@@ -181,9 +193,13 @@ void Cache::drop(tlm::tlm_generic_payload& gp) {
 }
 
 tlm::tlm_sync_enum Cache::upstream_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time&) {
+  // Every call from another process first completes this cycle's own work, so what the
+  // call changes is seen from the next edge whatever the process evaluation order.
+  catch_up();
   if (ph == tlm::END_RESP) {
     if (&gp != resp_in_progress_) throw CacheError(std::string(name()) + ": END_RESP for a response not in progress");
     resp_in_progress_ = nullptr;
+    resp_free_at_ = domain_.now() + 1;
     drop(gp);
     process_->wake();
     return tlm::TLM_COMPLETED;
@@ -205,9 +221,8 @@ tlm::tlm_sync_enum Cache::upstream_fw(tlm::tlm_generic_payload& gp, tlm::tlm_pha
     ph = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
-  catch_up();
   const uint64_t cycle = domain_.now();
-  if (!port_free(cycle) || response_queue_.full()) {
+  if (!port_free(cycle) || response_queue_full()) {
     hold(gp);
     deferred_ = &gp;
     process_->wake();
@@ -228,7 +243,7 @@ tlm::tlm_sync_enum Cache::upstream_fw(tlm::tlm_generic_payload& gp, tlm::tlm_pha
 }
 
 void Cache::evaluate_deferred(uint64_t cycle) {
-  if (!deferred_ || !port_free(cycle) || response_queue_.full()) return;
+  if (!deferred_ || !port_free(cycle) || response_queue_full()) return;
   tlm::tlm_generic_payload& gp = *deferred_;
   deferred_ = nullptr;
   use_port(cycle);
@@ -241,13 +256,11 @@ void Cache::evaluate_deferred(uint64_t cycle) {
     return;
   }
   drop(gp);  // access() took its own reference
-  tlm::tlm_phase ph = tlm::END_REQ;
-  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-  upstream->nb_transport_bw(gp, ph, t);
+  end_req_to_send_ = &gp;
 }
 
 void Cache::evaluate_input(uint64_t cycle) {
-  for (uint32_t n = 0; n < cfg_.port_width && input_queue_.ready(cycle) && !response_queue_.full(); ++n) {
+  for (uint32_t n = 0; n < cfg_.port_width && input_queue_.ready(cycle) && !response_queue_full(); ++n) {
     tlm::tlm_generic_payload& gp = *input_queue_.front();
     const Result r = access(gp, cycle);
     if (r.outcome == AccessOutcome::ReservationFail || r.outcome == AccessOutcome::Nack) break;  // retried
@@ -257,9 +270,7 @@ void Cache::evaluate_input(uint64_t cycle) {
       tlm::tlm_generic_payload& w = *input_waiting_;
       input_waiting_ = nullptr;
       input_queue_.push(&w, cycle + 1);
-      tlm::tlm_phase ph = tlm::END_REQ;
-      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-      upstream->nb_transport_bw(w, ph, t);
+      end_req_to_send_ = &w;
     }
   }
 }
@@ -269,9 +280,12 @@ void Cache::respond(tlm::tlm_generic_payload& gp, uint64_t ready) {
 }
 
 void Cache::send_responses(uint64_t cycle) {
-  for (uint32_t n = 0; n < cfg_.port_width && !resp_in_progress_ && response_queue_.ready(cycle); ++n) {
+  for (uint32_t n = 0; n < cfg_.port_width && !resp_in_progress_ && cycle >= resp_free_at_ &&
+                       response_queue_.ready(cycle);
+       ++n) {
     tlm::tlm_generic_payload& gp = *response_queue_.front();
     response_queue_.pop();
+    note_pop(false, cycle);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     tlm::tlm_phase ph = tlm::BEGIN_RESP;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
@@ -290,8 +304,8 @@ void Cache::send_responses(uint64_t cycle) {
 // ---------------------------------------------------------------------------- downstream
 
 void Cache::send_downstream(uint64_t cycle) {
-  // One request per cycle; never more responses in flight than the fill queue can take.
-  if (req_in_progress_ || !miss_queue_.ready(cycle) || fill_queue_.full()) return;
+  // One request per cycle; room for the case the next level completes it at once.
+  if (req_in_progress_ || cycle < req_free_at_ || !miss_queue_.ready(cycle) || completed_.full()) return;
   tlm::tlm_generic_payload& gp = *miss_queue_.front();
   MemExtension& ext = mem_ext(gp);
   ext.status = MemStatus::Ok;
@@ -302,18 +316,18 @@ void Cache::send_downstream(uint64_t cycle) {
   req_in_progress_ = &gp;
   miss_queue_.pop();
   const tlm::tlm_sync_enum r = downstream->nb_transport_fw(gp, ph, t);
+  if (r != tlm::TLM_COMPLETED || ext.status == MemStatus::Ok) note_pop(true, cycle);
   if (r == tlm::TLM_ACCEPTED) return;
   if (r == tlm::TLM_UPDATED) {
     if (ph == tlm::END_REQ) {
       if (req_in_progress_ == &gp) req_in_progress_ = nullptr;
       return;
     }
-    if (ph == tlm::BEGIN_RESP) {
-      tlm::tlm_phase p2 = tlm::BEGIN_RESP;
-      if (downstream_bw(gp, p2, t) == tlm::TLM_COMPLETED) {
-        tlm::tlm_phase end = tlm::END_RESP;
-        downstream->nb_transport_fw(gp, end, t);
-      }
+    if (ph == tlm::BEGIN_RESP) {  // answered on the return path: processed like a fill
+      req_in_progress_ = nullptr;
+      completed_.push(&gp, cycle + 1);
+      tlm::tlm_phase end = tlm::END_RESP;
+      downstream->nb_transport_fw(gp, end, t);
       return;
     }
     throw CacheError(std::string(name()) + ": next level answered BEGIN_REQ with phase " + ph.get_name());
@@ -333,13 +347,36 @@ void Cache::send_downstream(uint64_t cycle) {
     }
     return;
   }
-  fill_queue_.push(&gp, cycle + 1);
+  completed_.push(&gp, cycle + 1);
+}
+
+void Cache::note_pop(bool miss_queue, uint64_t cycle) {
+  if (pops_cycle_ != cycle) {
+    pops_cycle_ = cycle;
+    miss_queue_pops_ = response_queue_pops_ = 0;
+  }
+  ++(miss_queue ? miss_queue_pops_ : response_queue_pops_);
+}
+
+// An access evaluated in a cycle sees the queues as they were before this cycle's sends,
+// whether or not our process has already run them: the slots freed by sends count from
+// the next cycle.
+uint32_t Cache::miss_queue_free() const {
+  const uint32_t popped = pops_cycle_ == domain_.now() ? miss_queue_pops_ : 0;
+  return static_cast<uint32_t>(miss_queue_.free_slots()) - popped;
+}
+
+bool Cache::response_queue_full() const {
+  const uint32_t popped = pops_cycle_ == domain_.now() ? response_queue_pops_ : 0;
+  return response_queue_.free_slots() <= popped;
 }
 
 tlm::tlm_sync_enum Cache::downstream_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time&) {
+  catch_up();
   if (ph == tlm::END_REQ) {
     if (&gp != req_in_progress_) throw CacheError(std::string(name()) + ": END_REQ for a request not in progress");
     req_in_progress_ = nullptr;
+    req_free_at_ = domain_.now() + 1;
     process_->wake();
     return tlm::TLM_ACCEPTED;
   }
@@ -348,7 +385,10 @@ tlm::tlm_sync_enum Cache::downstream_bw(tlm::tlm_generic_payload& gp, tlm::tlm_p
   if (!gp.get_extension<Link>() || gp.get_extension<Link>()->owner != this)
     throw CacheError(std::string(name()) + ": response for a transaction this cache did not send (" +
                      hex_address(gp.get_address()) + ")");
-  if (&gp == req_in_progress_) req_in_progress_ = nullptr;  // BEGIN_RESP implies END_REQ
+  if (&gp == req_in_progress_) {  // BEGIN_RESP implies END_REQ
+    req_in_progress_ = nullptr;
+    req_free_at_ = domain_.now() + 1;
+  }
   if (fill_queue_.full()) throw CacheError(std::string(name()) + ": next level sent a response before END_RESP");
   fill_queue_.push(&gp, domain_.now() + 1);
   process_->wake();
@@ -362,19 +402,22 @@ tlm::tlm_sync_enum Cache::downstream_bw(tlm::tlm_generic_payload& gp, tlm::tlm_p
 // ---------------------------------------------------------------------------- the cycle
 
 void Cache::catch_up() {
-  // Do this cycle's own work before evaluating an access that arrives in it, so the
-  // outcome does not depend on whether our process or the caller ran first.
+  // Do this cycle's internal work before handling a call that arrives in it, so the
+  // outcome does not depend on whether our process or the caller ran first. Our own
+  // sends stay in our process (never inside another block's tick).
   if (in_tick_) return;
   const uint64_t c = domain_.now();
-  if (last_tick_ != ~uint64_t{0} && last_tick_ >= c) return;
-  if (tick(c)) process_->wake();
+  if (last_internal_ == c) return;
+  run_internal(c);
+  if (busy_after(c)) process_->wake();
 }
 
-bool Cache::tick(uint64_t cycle) {
-  if (cycle == last_tick_) return last_busy_;  // done already by catch_up()
-  last_tick_ = cycle;
+void Cache::run_internal(uint64_t cycle) {
+  if (last_internal_ == cycle) return;
+  last_internal_ = cycle;
+  const bool outer = in_tick_;
   in_tick_ = true;
-  if (invalidate_requested_) do_invalidate();
+  if (invalidate_requested_ && cycle > invalidate_after_) do_invalidate();
   while (!writeback_blocks_.empty() && !miss_queue_.full()) {
     push_writeback(writeback_blocks_.back());
     writeback_blocks_.pop_back();
@@ -382,6 +425,31 @@ bool Cache::tick(uint64_t cycle) {
   process_fill(cycle);
   if (stall_mode_) evaluate_input(cycle);
   else evaluate_deferred(cycle);
+  in_tick_ = outer;
+}
+
+void Cache::send_pending_ends() {
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  if (end_req_to_send_) {
+    tlm::tlm_generic_payload& gp = *end_req_to_send_;
+    end_req_to_send_ = nullptr;
+    tlm::tlm_phase ph = tlm::END_REQ;
+    upstream->nb_transport_bw(gp, ph, t);
+  }
+  if (end_resp_to_send_) {
+    tlm::tlm_generic_payload& gp = *end_resp_to_send_;
+    end_resp_to_send_ = nullptr;
+    tlm::tlm_phase ph = tlm::END_RESP;
+    downstream->nb_transport_fw(gp, ph, t);
+  }
+}
+
+bool Cache::tick(uint64_t cycle) {
+  if (cycle == last_tick_) return last_busy_;
+  last_tick_ = cycle;
+  in_tick_ = true;
+  run_internal(cycle);
+  send_pending_ends();
   send_responses(cycle);
   send_downstream(cycle);
   last_busy_ = busy_after(cycle);
@@ -391,13 +459,15 @@ bool Cache::tick(uint64_t cycle) {
 
 bool Cache::busy_after(uint64_t cycle) {
   uint64_t next = std::numeric_limits<uint64_t>::max();
-  bool busy = deferred_ || invalidate_requested_ || !writeback_blocks_.empty();
+  bool busy = deferred_ || invalidate_requested_ || !writeback_blocks_.empty() || end_req_to_send_ ||
+              end_resp_to_send_;
   auto consider = [&](const CycleQueue<tlm::tlm_generic_payload*>& q, bool blocked) {
     if (q.empty() || blocked) return;
     if (q.head_ready_cycle() <= cycle + 1) busy = true;
     else if (q.head_ready_cycle() < next) next = q.head_ready_cycle();
   };
   consider(fill_queue_, false);
+  consider(completed_, false);
   consider(input_queue_, false);
   consider(response_queue_, resp_in_progress_ != nullptr);  // END_RESP wakes us
   consider(miss_queue_, req_in_progress_ != nullptr);       // END_REQ wakes us

@@ -71,7 +71,7 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   void set_fill_hook(FillHook hook) { fill_hook_ = std::move(hook); }
 
   // CacheStatusIF
-  uint32_t mshr_occupied() const override { return mshr_->occupied(); }
+  uint32_t mshr_occupied() const override;
   uint32_t mshr_capacity() const override { return mshr_->capacity(); }
   bool saturated() const override;
   bool probe(uint64_t address) const override;
@@ -103,7 +103,15 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
 
   // the cycle
   bool tick(uint64_t cycle);
+  // The cycle's internal work (fills, evaluations): no calls to other blocks, so it may run
+  // early, inside another process's call (catch_up), with the same result.
+  void run_internal(uint64_t cycle);
   void catch_up();
+  void send_pending_ends();
+  // Queue room as at the start of this cycle's sends (see cache.cpp).
+  void note_pop(bool miss_queue, uint64_t cycle);
+  uint32_t miss_queue_free() const;
+  bool response_queue_full() const;
   bool port_free(uint64_t cycle) const;
   void use_port(uint64_t cycle);
   void evaluate_deferred(uint64_t cycle);
@@ -134,6 +142,9 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   PayloadPool pool_;
 
   CycleQueue<tlm::tlm_generic_payload*> miss_queue_, response_queue_, input_queue_, fill_queue_;
+  // Responses the next level gave on the return path (TLM_COMPLETED, or BEGIN_RESP returned):
+  // bounded by the miss queue, since a request is sent only while this has room.
+  CycleQueue<tlm::tlm_generic_payload*> completed_;
   std::vector<uint64_t> writeback_blocks_;  // from invalidate_all, drained into the miss queue
   tlm::tlm_generic_payload* deferred_ = nullptr;         // reject mode: END_REQ withheld
   tlm::tlm_generic_payload* input_waiting_ = nullptr;    // stall mode: END_REQ withheld
@@ -141,11 +152,17 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   tlm::tlm_generic_payload* req_in_progress_ = nullptr;  // downstream: waiting for END_REQ
   tlm::tlm_generic_payload* fill_end_resp_ = nullptr;    // downstream: END_RESP withheld
   bool invalidate_requested_ = false;
+  uint64_t invalidate_after_ = 0;
   int32_t owner_warp_ = -1, owner_next_ = -1;
   uint64_t owner_set_cycle_ = 0;
   uint64_t port_cycle_ = ~uint64_t{0};
   uint32_t port_used_ = 0;
-  uint64_t last_tick_ = ~uint64_t{0};
+  uint64_t last_tick_ = ~uint64_t{0}, last_internal_ = ~uint64_t{0};
+  tlm::tlm_generic_payload* end_req_to_send_ = nullptr;   // upstream END_REQ decided internally
+  tlm::tlm_generic_payload* end_resp_to_send_ = nullptr;  // downstream END_RESP decided internally
+  uint64_t req_free_at_ = 0, resp_free_at_ = 0;  // channels freed by another process: next cycle
+  uint64_t pops_cycle_ = ~uint64_t{0};
+  uint32_t miss_queue_pops_ = 0, response_queue_pops_ = 0;
   bool last_busy_ = false;
   bool in_tick_ = false;
   uint64_t last_load_stall_cycle_ = ~uint64_t{0};

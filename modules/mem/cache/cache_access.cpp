@@ -69,7 +69,7 @@ Cache::Result Cache::access(tlm::tlm_generic_payload& gp, uint64_t cycle) {
 
 Cache::Result Cache::access_write_through(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way) {
   Result r;
-  if (miss_queue_.full()) {
+  if (miss_queue_free() == 0) {
     r.outcome = AccessOutcome::ReservationFail;
     r.cause = ReservationFail::MissQueueFull;
     return r;
@@ -138,7 +138,7 @@ Cache::Result Cache::miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32
   const bool victim_dirty = plan.reserve_line && !sector_miss && q.victim_way >= 0 &&
                             tags_.line(rec.set, static_cast<uint32_t>(q.victim_way)).state == LineState::Valid &&
                             tags_.line(rec.set, static_cast<uint32_t>(q.victim_way)).dirty;
-  if (miss_queue_.free_slots() < (victim_dirty ? 2u : 1u)) {
+  if (miss_queue_free() < (victim_dirty ? 2u : 1u)) {
     r.outcome = AccessOutcome::ReservationFail;
     r.cause = ReservationFail::MissQueueFull;
     return r;

@@ -45,8 +45,10 @@ void Cache::push_writeback(uint64_t block) {
 }
 
 bool Cache::process_fill(uint64_t cycle) {
-  if (!fill_queue_.ready(cycle)) return false;
-  tlm::tlm_generic_payload& d = *fill_queue_.front();
+  // Responses through nb_transport_bw first, then those returned synchronously.
+  const bool from_bw = fill_queue_.ready(cycle);
+  if (!from_bw && !completed_.ready(cycle)) return false;
+  tlm::tlm_generic_payload& d = from_bw ? *fill_queue_.front() : *completed_.front();
   Link& link = *d.get_extension<Link>();
   const uint64_t block = tags_.block_of(d.get_address());  // the line
   const uint32_t set = tags_.set_of(block);
@@ -97,14 +99,16 @@ bool Cache::process_fill(uint64_t cycle) {
     mshr_->release(entry);
     ++fills_;
   }
+  if (!from_bw) {
+    completed_.pop();
+    d.release();
+    return true;
+  }
   fill_queue_.pop();
   d.release();
-  if (fill_end_resp_) {
-    tlm::tlm_generic_payload& w = *fill_end_resp_;
+  if (fill_end_resp_) {  // sent by this cycle's sends
+    end_resp_to_send_ = fill_end_resp_;
     fill_end_resp_ = nullptr;
-    tlm::tlm_phase ph = tlm::END_RESP;
-    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-    downstream->nb_transport_fw(w, ph, t);
   }
   return true;
 }

@@ -54,7 +54,9 @@ class GoldenCache {
   uint32_t all() const { return cfg_.sectors >= 32 ? ~0u : (1u << cfg_.sectors) - 1; }
   uint32_t bit(uint64_t address) const { return 1u << static_cast<uint32_t>((address % cfg_.line_size) / unit()); }
 
-  Prediction access(AccessKind kind, uint64_t address, int32_t warp, int32_t owner) {
+  Prediction access(AccessKind kind, uint64_t address, int32_t warp, int32_t owner, uint64_t cycle) {
+    // Slots freed by requests sent in this cycle count from the next one.
+    const uint32_t mq_used = mq_used_ + (freed_cycle_ == cycle ? freed_ : 0);
     const uint64_t block = address / cfg_.line_size;
     const uint64_t unit_block = address / unit();
     const uint32_t sector = bit(address);
@@ -66,7 +68,7 @@ class GoldenCache {
     Prediction p;
     if (write && cfg_.write_policy == "write_evict") {
       if (nack) return outcome(p, AccessOutcome::Nack);
-      if (mq_used_ >= cfg_.miss_queue) return fail(p, ReservationFail::MissQueueFull);
+      if (mq_used >= cfg_.miss_queue) return fail(p, ReservationFail::MissQueueFull);
       if (way < 0) p.outcome = AccessOutcome::MissNoAllocate;
       else if (line(set, way).state == LineState::Valid) {
         line(set, way) = Line{};
@@ -113,7 +115,7 @@ class GoldenCache {
     }
     const bool victim_dirty = d.reserve_line && !sector_miss && line(set, q.victim_way).state == LineState::Valid &&
                               line(set, q.victim_way).dirty;
-    if (cfg_.miss_queue - mq_used_ < (victim_dirty ? 2u : 1u)) return fail(p, ReservationFail::MissQueueFull);
+    if (cfg_.miss_queue - mq_used < (victim_dirty ? 2u : 1u)) return fail(p, ReservationFail::MissQueueFull);
     if (d.reserve_line && sector_miss) {
       line(set, way).state = LineState::Reserved;
       line(set, way).pending |= sector;
@@ -153,7 +155,14 @@ class GoldenCache {
     if (dirty) line(set, way).dirty = true;
   }
 
-  void request_left_miss_queue() { --mq_used_; }
+  void request_left_miss_queue(uint64_t cycle) {
+    --mq_used_;
+    if (freed_cycle_ != cycle) {
+      freed_cycle_ = cycle;
+      freed_ = 0;
+    }
+    ++freed_;
+  }
 
   const Line& line_at(uint32_t set, int32_t way) const { return line(set, way); }
   uint32_t outstanding_blocks() const { return mshr_.occupied(); }
@@ -192,6 +201,8 @@ class GoldenCache {
   GoldenMshr mshr_;
   std::vector<Line> lines_;
   uint32_t mq_used_ = 0;
+  uint64_t freed_cycle_ = ~uint64_t{0};
+  uint32_t freed_ = 0;
   uint64_t clock_ = 0;
 };
 

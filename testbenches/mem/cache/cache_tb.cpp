@@ -32,6 +32,7 @@ std::size_t CacheDriver::index_of(const tlm::tlm_generic_payload& gp) const {
 void CacheDriver::finish(tlm::tlm_generic_payload& gp, std::size_t index) {
   live_.erase(std::find_if(live_.begin(), live_.end(), [&](const auto& e) { return e.first == &gp; }));
   --in_flight_;
+  records_[index].finished = domain_.now();
   gp.release();
   if (on_finished) on_finished(index);
 }
@@ -82,11 +83,15 @@ tlm::tlm_sync_enum CacheDriver::nb_transport_bw(tlm::tlm_generic_payload& gp, tl
   const std::size_t index = index_of(gp);
   if (ph == tlm::END_REQ) {
     waiting_end_req_ = false;
+    can_send_at_ = domain_.now() + 1;
     records_[index].accepted = true;
     return tlm::TLM_ACCEPTED;
   }
   if (ph != tlm::BEGIN_RESP) throw std::logic_error("CacheDriver: unexpected phase on the backward path");
-  if (!records_[index].accepted) waiting_end_req_ = false;  // BEGIN_RESP implies END_REQ
+  if (!records_[index].accepted) {  // BEGIN_RESP implies END_REQ
+    waiting_end_req_ = false;
+    can_send_at_ = domain_.now() + 1;
+  }
   DriverRecord& rec = records_[index];
   rec.responded = true;
   rec.response = domain_.now();

@@ -43,6 +43,7 @@ struct DriverRecord {
   bool accepted = false;             // END_REQ seen (request will be answered)
   bool responded = false;
   uint64_t response = 0;             // cycle of BEGIN_RESP
+  uint64_t finished = 0;             // cycle the request was finished (answered or refused)
 };
 
 class CacheDriver : public sc_core::sc_module, public tlm::tlm_bw_transport_if<> {
@@ -55,7 +56,8 @@ class CacheDriver : public sc_core::sc_module, public tlm::tlm_bw_transport_if<>
 
   // Sends one request now (call from a thread); returns its record index.
   std::size_t send(uint64_t address, AccessKind kind, int32_t warp, uint32_t bytes = 4);
-  bool can_send() const { return !waiting_end_req_; }
+  // END_REQ from another process is seen from the next cycle (order independence).
+  bool can_send() const { return !waiting_end_req_ && domain_.now() >= can_send_at_; }
   const std::vector<DriverRecord>& records() const { return records_; }
   std::size_t in_flight() const { return in_flight_; }
   // Called when a request is finished: answered OK, or refused (immediately or deferred).
@@ -74,6 +76,7 @@ class CacheDriver : public sc_core::sc_module, public tlm::tlm_bw_transport_if<>
   XorShift rng_;
   uint32_t end_resp_max_, end_resp_percent_;
   bool waiting_end_req_ = false;
+  uint64_t can_send_at_ = 0;
   tlm::tlm_generic_payload* end_resp_pending_ = nullptr;
   sc_core::sc_event end_resp_event_;
   std::vector<DriverRecord> records_;

@@ -41,7 +41,7 @@ void run_random(const CacheConfig& cfg, const Traffic& tr) {
   uint64_t evaluated = 0;
   b.cache.set_access_hook([&](const AccessRecord& a) {
     ++evaluated;
-    const Prediction p = gold.access(a.kind, a.address, a.warp, b.cache.owner_warp());
+    const Prediction p = gold.access(a.kind, a.address, a.warp, b.cache.owner_warp(), a.cycle);
     if (p.outcome != a.outcome || p.cause != a.cause || p.locality != a.locality) {
       std::ostringstream s;
       s << "cycle " << a.cycle << " " << to_string(a.kind) << " " << hex_address(a.address) << " warp " << a.warp
@@ -51,7 +51,7 @@ void run_random(const CacheConfig& cfg, const Traffic& tr) {
     }
   });
   b.cache.set_fill_hook([&](uint64_t, uint64_t block, int32_t) { gold.fill(block); });
-  b.memory.on_arrival = [&](const tlm::tlm_generic_payload&) { gold.request_left_miss_queue(); };
+  b.memory.on_arrival = [&](const tlm::tlm_generic_payload&) { gold.request_left_miss_queue(b.now()); };
 
   struct Req {
     uint64_t address;
