@@ -210,6 +210,11 @@ tlm::tlm_sync_enum Cache::upstream_fw(tlm::tlm_generic_payload& gp, tlm::tlm_pha
   if (deferred_ || input_waiting_)
     throw CacheError(std::string(name()) + ": BEGIN_REQ at " + hex_address(gp.get_address()) +
                      " before END_REQ of the previous request");
+  {  // a retried payload may still carry the status of its refused attempt
+    MemExtension& e = mem_ext(gp);
+    e.status = MemStatus::Ok;
+    e.fail_cause = ReservationFail::None;
+  }
   if (stall_mode_) {
     hold(gp);
     if (input_queue_.full()) {
