@@ -4,6 +4,8 @@
 
 #include "frontend_test_util.h"
 #include "isa/analysis/cfg.h"
+#include "isa/analysis/elf.h"
+#include "isa/listing.h"
 
 using namespace gputlm::isa;
 using namespace gputlm::isa::analysis;
@@ -152,4 +154,25 @@ TEST_CASE("kernel_analysis reconvergence points of nvcc output are block leaders
       }
     }
   }
+}
+
+TEST_CASE("kernel_analysis listing shows timing facts, reconvergence and ELF priorities", "[kernel_analysis]") {
+  Module m = parse_kernel(R"(
+  ld.global.u32 %r1, [%rd1];
+  setp.eq.s32 %p1, %r1, 0;
+  @%p1 bra DONE;
+  add.s32 %r2, %r1, 1;
+DONE:
+  ret;
+  )");
+  const Function& f = m.functions.back();
+  analysis::ElfProgramPoints elf(f);
+  std::string s = format_listing(m, f, &elf);
+  CHECK(s.find(".entry k") != std::string::npos);
+  CHECK(s.find("mem_global") != std::string::npos);
+  CHECK(s.find("w[%r1] ld 1x4B") != std::string::npos);
+  CHECK(s.find("r[%p1] w[] -> 4 reconv 4") != std::string::npos);
+  CHECK(s.find("r[%r1] w[%p1]") != std::string::npos);
+  CHECK(s.find("ELF program points (1, 1 before merging, MAX_SCORE 255)") != std::string::npos);
+  CHECK(s.find("load   @0 score 0") != std::string::npos);
 }
