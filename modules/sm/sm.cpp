@@ -1,0 +1,129 @@
+#include "sm/sm.h"
+
+#include <sstream>
+
+namespace gputlm::sm {
+
+namespace {
+const SmConfig& validated(const SmConfig& cfg) {
+  cfg.validate("sm");
+  return cfg;
+}
+LsuPlacement placement(const SmConfig& cfg, uint32_t sm_id, uint32_t num_sms) {
+  LsuPlacement p;
+  p.sm = sm_id;
+  p.num_sms = num_sms;
+  p.threads_per_sm = cfg.max_threads;
+  p.warp_size = cfg.warp_size;
+  return p;
+}
+}  // namespace
+
+Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32_t num_sms,
+       const ClockDomain& core_clock, stats::Group& parent)
+    : sc_core::sc_module(name),
+      sm_id_(sm_id),
+      cfg_(validated(cfg)),
+      group_(parent, "sm" + std::to_string(sm_id)),
+      core_("core", cfg_, sm_id, core_clock, group_),
+      l1i_("l1i", cfg_.l1i, core_clock, group_),
+      l1d_("l1d", cfg_.l1d, core_clock, group_),
+      l1c_("l1c", cfg_.l1c, core_clock, group_),
+      l1t_("l1t", cfg_.l1t, core_clock, group_),
+      arbiter_("mem_port", cfg_.mem_port_queue, core_clock, group_),
+      oc_("operand_collector", cfg_.operand_collector, cfg_.exec, core_clock, group_),
+      lsu_("lsu", cfg_.lsu, placement(cfg_, sm_id, num_sms), core_clock, group_),
+      writeback_("writeback", cfg_.exec.writeback_ports, cfg_.exec.writeback_buffer, core_clock, group_) {
+  // Front half <-> caches.
+  core_.fetch().l1i.bind(l1i_.upstream);
+  core_.fetch().l1i_status.bind(l1i_.status_export);
+  core_.fetch().l1d_status.bind(l1d_.status_export);
+  l1i_.set_access_hook([this](const mem::AccessRecord& r) { core_.fetch().observe_l1i(r); });
+
+  // Issue -> operand collector -> units / LSU -> writeback -> retire sink.
+  core_.issue_status.bind(oc_.issue_status_export);
+  for (uint32_t i = 0; i < cfg_.scheduler.count; ++i) core_.scheduler(i).issue.bind(oc_.issue_in);
+  const std::vector<UnitType>& ports = oc_.ports();
+  std::vector<uint32_t> per_type(kUnitTypes, 0);
+  for (std::size_t p = 0; p < ports.size(); ++p) {
+    if (ports[p] == UnitType::Mem) {
+      oc_.dispatch[p].bind(lsu_.in);
+      oc_.unit_status[p].bind(lsu_.status_export);
+      continue;
+    }
+    const std::string unit_name =
+        std::string(to_string(ports[p])) + std::to_string(per_type[static_cast<uint32_t>(ports[p])]++);
+    units_.push_back(std::make_unique<ExecUnit>(unit_name.c_str(), ports[p], cfg_.exec, core_clock, group_));
+    ExecUnit& u = *units_.back();
+    oc_.dispatch[p].bind(u.in);
+    oc_.unit_status[p].bind(u.status_export);
+    u.out.bind(writeback_.in);
+    u.writeback_status.bind(writeback_.status_export);
+  }
+  lsu_.out.bind(writeback_.in);
+  lsu_.writeback_status.bind(writeback_.status_export);
+  lsu_.l1d.bind(l1d_.upstream);
+  lsu_.l1c.bind(l1c_.upstream);
+  lsu_.l1t.bind(l1t_.upstream);
+  lsu_.l1d_status.bind(l1d_.status_export);
+  writeback_.out.bind(core_.writeback_in);
+
+  // L1 misses -> memory port (port order: L1I, L1D, L1C, L1T).
+  l1i_.downstream.bind(arbiter_.upstream);
+  l1d_.downstream.bind(arbiter_.upstream);
+  l1c_.downstream.bind(arbiter_.upstream);
+  l1t_.downstream.bind(arbiter_.upstream);
+
+  process_ = std::make_unique<ClockedProcess>("tick", core_clock, [this](uint64_t c) { return tick(c); });
+  auto wake = [this] { process_->wake(); };
+  core_.set_waker(wake);
+  oc_.set_waker(wake);
+  lsu_.set_waker(wake);
+  writeback_.set_waker(wake);
+  for (auto& u : units_) u->set_waker(wake);
+}
+
+Sm::~Sm() = default;
+
+bool Sm::tick(uint64_t cycle) {
+  bool busy = writeback_.tick(cycle);
+  for (auto& u : units_) busy = u->tick(cycle) || busy;
+  busy = lsu_.tick(cycle) || busy;
+  busy = oc_.tick(cycle) || busy;
+  busy = core_.tick_issue(cycle) || busy;
+  busy = core_.tick_fetch(cycle) || busy;
+  return busy;
+}
+
+void Sm::invalidate_l1s() {
+  l1i_.invalidate_all();
+  l1d_.invalidate_all();
+  l1c_.invalidate_all();
+  l1t_.invalidate_all();
+}
+
+bool Sm::idle() const {
+  if (!core_.idle() || !oc_.idle() || !lsu_.idle() || !writeback_.idle() || !arbiter_.idle()) return false;
+  for (const auto& u : units_)
+    if (!u->idle()) return false;
+  return l1i_.idle() && l1d_.idle() && l1c_.idle() && l1t_.idle();
+}
+
+std::string Sm::state_dump() const {
+  std::ostringstream o;
+  o << core_.state_dump();
+  for (const PipelineStage* s : std::initializer_list<const PipelineStage*>{&oc_, &lsu_, &writeback_}) {
+    const std::string d = s->state_dump();
+    if (!d.empty()) o << "  " << d << "\n";
+  }
+  for (const auto& u : units_) {
+    const std::string d = u->state_dump();
+    if (!d.empty()) o << "  " << d << "\n";
+  }
+  o << "  " << arbiter_.state_dump() << "\n";
+  o << "  L1 MSHRs occupied: l1i " << l1i_.mshr_occupied() << ", l1d " << l1d_.mshr_occupied() << ", l1c "
+    << l1c_.mshr_occupied() << ", l1t " << l1t_.mshr_occupied() << "\n";
+  return o.str();
+}
+
+}  // namespace gputlm::sm

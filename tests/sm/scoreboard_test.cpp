@@ -1,0 +1,88 @@
+// Scoreboard hazards: RAW and WAW on registers and predicates, the memory and
+// long-latency-load marks, release, and contract violations.
+#include <catch2/catch.hpp>
+
+#include "sm/pipeline_protocol.h"
+#include "sm/scoreboard/scoreboard.h"
+
+using namespace gputlm;
+using namespace gputlm::sm;
+
+namespace {
+isa::Instruction instr(std::vector<uint32_t> dst, std::vector<uint32_t> src, isa::OpClass cls = isa::OpClass::IntAlu) {
+  isa::Instruction in;
+  in.cls = cls;
+  in.n_dst_regs = static_cast<uint8_t>(dst.size());
+  for (std::size_t i = 0; i < dst.size(); ++i) in.dst_regs[i] = dst[i];
+  in.n_src_regs = static_cast<uint8_t>(src.size());
+  for (std::size_t i = 0; i < src.size(); ++i) in.src_regs[i] = src[i];
+  return in;
+}
+WarpInstruction issued(uint32_t warp, const isa::Instruction& in, bool memory) {
+  WarpInstruction wi;
+  wi.warp = warp;
+  wi.instr = &in;
+  fill_register_keys(wi);
+  wi.is_memory = memory;
+  wi.long_latency_load = is_long_latency_load(in);
+  return wi;
+}
+}  // namespace
+
+TEST_CASE("scoreboard: RAW and WAW hazards per warp, memory and long-latency marks", "[sm][scoreboard]") {
+  Scoreboard sb("sb", 4);
+  isa::Instruction ld = instr({5}, {1}, isa::OpClass::MemGlobal);
+  ld.is_load = true;
+  const WarpInstruction w_ld = issued(0, ld, true);
+  sb.reserve(w_ld);
+  CHECK(sb.pending_writes(0) == 1);
+
+  const isa::Instruction use5 = instr({7}, {5, 2});
+  const isa::Instruction use6 = instr({7}, {6});
+  const isa::Instruction write5 = instr({5}, {2});
+  CHECK(sb.check(0, use5) == Hazard::Memory);   // RAW on a load result
+  CHECK(sb.check(0, write5) == Hazard::Memory); // WAW
+  CHECK(sb.check(0, use6) == Hazard::None);
+  CHECK(sb.check(1, use5) == Hazard::None);     // other warps are independent
+  CHECK(sb.depends_on_long_latency_load(0, use5));
+  CHECK_FALSE(sb.depends_on_long_latency_load(0, write5));  // a WAW is not a source dependence
+
+  const isa::Instruction mul = instr({6}, {2});
+  const WarpInstruction w_mul = issued(0, mul, false);
+  sb.reserve(w_mul);
+  CHECK(sb.check(0, use6) == Hazard::Other);
+  CHECK_FALSE(sb.depends_on_long_latency_load(0, use6));
+  const isa::Instruction both = instr({8}, {5, 6});
+  CHECK(sb.check(0, both) == Hazard::Memory);  // any memory producer makes it a memory hazard
+  CHECK(sb.describe(0) == "r5(ld) r6");
+
+  // A shared-memory load is a memory result but not a long-latency one.
+  isa::Instruction lds = instr({9}, {1}, isa::OpClass::MemShared);
+  lds.is_load = true;
+  sb.reserve(issued(0, lds, true));
+  CHECK(sb.check(0, instr({1}, {9})) == Hazard::Memory);
+  CHECK_FALSE(sb.depends_on_long_latency_load(0, instr({1}, {9})));
+
+  sb.release(w_ld);
+  CHECK(sb.check(0, use5) == Hazard::None);
+  CHECK(sb.pending_writes(0) == 2);
+  CHECK_THROWS_AS(sb.release(w_ld), PipelineError);        // not pending any more
+  CHECK_THROWS_AS(sb.reserve(w_mul), PipelineError);       // WAW issued anyway
+  CHECK_THROWS_AS(sb.check(9, use5), PipelineError);       // no such warp slot
+}
+
+TEST_CASE("scoreboard: predicate registers are tracked separately from general registers", "[sm][scoreboard]") {
+  Scoreboard sb("sb", 2);
+  isa::Instruction setp = instr({}, {3});
+  setp.n_dst_preds = 1;
+  setp.dst_preds[0] = 3;  // %p3, not %r3
+  const WarpInstruction w = issued(1, setp, false);
+  sb.reserve(w);
+  isa::Instruction guarded = instr({4}, {3});  // reads %r3 only
+  CHECK(sb.check(1, guarded) == Hazard::None);
+  guarded.n_src_preds = 1;
+  guarded.src_preds[0] = 3;  // @%p3
+  CHECK(sb.check(1, guarded) == Hazard::Other);
+  sb.release(w);
+  CHECK(sb.check(1, guarded) == Hazard::None);
+}
