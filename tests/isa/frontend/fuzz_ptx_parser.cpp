@@ -3,10 +3,13 @@
 // are bugs. Built with -DGPUTLM_FUZZ=ON (clang); see docs/isa.md for the command.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string_view>
 
 #include "isa/analysis/elf.h"
 #include "isa/ptx_parser.h"
+#include "roundtrip.h"
 
 // libsystemc.so references sc_main; libFuzzer provides main(), so SystemC never runs.
 extern "C" int sc_main(int, char**) { return 0; }
@@ -21,6 +24,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       cfg.max_pp = 4;
       gputlm::isa::analysis::ElfProgramPoints elf(f, cfg);
       for (uint32_t i = 0; i < f.code.size(); ++i) (void)elf.priority_at(i);
+    }
+    // What parsed must print and parse again (decoder and printer agree on every form).
+    std::string again = gputlm::isa::test::reprint(m);
+    try {
+      gputlm::isa::Module m2 = gputlm::isa::parse_ptx_string(again, "reprinted.ptx");
+      size_t n1 = 0, n2 = 0;
+      for (const auto& f : m.functions) n1 += f.code.size();
+      for (const auto& f : m2.functions) n2 += f.code.size();
+      if (n1 != n2) {
+        std::fprintf(stderr, "round trip changed the instruction count: %zu -> %zu\n", n1, n2);
+        std::abort();
+      }
+    } catch (const gputlm::isa::PtxError& e) {
+      std::fprintf(stderr, "reprinted module does not parse: %s\n", e.what());
+      std::abort();
     }
   } catch (const gputlm::isa::PtxError&) {
   }

@@ -7,70 +7,14 @@
 #include <filesystem>
 #include <sstream>
 
-#include "isa/printer.h"
 #include "isa/ptx_parser.h"
+#include "roundtrip.h"
 
 using namespace gputlm::isa;
+using gputlm::isa::test::reprint;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string sym_name(uint32_t s) { return "__sym" + std::to_string(s); }
-
-// The module again, with every symbol renamed __sym<original index>, registers %R<i>,
-// predicates %P<i>, a label $I<i> before every instruction, and each instruction printed
-// from its decoded form.
-std::string reprint(const Module& m) {
-  std::ostringstream os;
-  os << ".version " << m.version << "\n.target " << m.target << "\n.address_size " << m.address_size << "\n";
-  auto array = [](const Symbol& s, uint32_t idx) {
-    std::string n = sym_name(idx);
-    return ".align " + std::to_string(s.align) + " .b8 " + n + "[" +
-           (s.kind == SymbolKind::ExternShared ? std::string() : std::to_string(s.size)) + "]";
-  };
-  for (uint32_t i = 0; i < m.symbols.size(); ++i) {
-    const Symbol& s = m.symbols[i];
-    if (s.function != kNone) continue;
-    if (s.kind == SymbolKind::Global) os << ".global " << array(s, i) << ";\n";
-    else if (s.kind == SymbolKind::Const) os << ".const " << array(s, i) << ";\n";
-    else if (s.kind == SymbolKind::Shared) os << ".shared " << array(s, i) << ";\n";
-    else if (s.kind == SymbolKind::ExternShared) os << ".extern .shared " << array(s, i) << ";\n";
-  }
-  for (const Function& f : m.functions) {
-    auto plist = [&](const std::vector<Param>& ps) {
-      std::string s = "(";
-      for (size_t k = 0; k < ps.size(); ++k)
-        s += (k ? ", " : "") + std::string(".param ") + array(m.symbols[ps[k].symbol], ps[k].symbol);
-      return s + ")";
-    };
-    if (f.is_declaration) os << ".extern ";
-    os << (f.is_entry ? ".entry " : ".func ");
-    if (!f.is_entry && !f.returns.empty()) os << plist(f.returns) << " ";
-    os << f.name << plist(f.params);
-    if (f.is_declaration) {
-      os << ";\n";
-      continue;
-    }
-    os << "\n{\n";
-    for (uint32_t r = 0; r < f.regs.size(); ++r) os << ".reg ." << type_name(f.regs[r].type) << " %R" << r << ";\n";
-    for (uint32_t p = 0; p < f.preds.size(); ++p) os << ".reg .pred %P" << p << ";\n";
-    for (uint32_t i = 0; i < m.symbols.size(); ++i) {
-      const Symbol& s = m.symbols[i];
-      if (s.function != static_cast<uint32_t>(&f - m.functions.data())) continue;
-      if (s.kind == SymbolKind::Local) os << ".local " << array(s, i) << ";\n";
-      else if (s.kind == SymbolKind::Shared) os << ".shared " << array(s, i) << ";\n";
-      else if (s.kind == SymbolKind::CallParam) os << ".param " << array(s, i) << ";\n";
-    }
-    PrintNames names;
-    names.symbol = sym_name;
-    names.reg = [](uint32_t r) { return "%R" + std::to_string(r); };
-    names.pred = [](uint32_t p) { return "%P" + std::to_string(p); };
-    for (uint32_t i = 0; i < f.code.size(); ++i)
-      os << "$I" << i << ":\n  " << format_instruction(m, f, f.code[i], names) << "\n";
-    os << "}\n";
-  }
-  return os.str();
-}
 
 uint32_t original_symbol(const Module& m2, uint32_t s) {
   if (s == kNone) return kNone;
