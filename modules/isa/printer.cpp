@@ -85,6 +85,7 @@ std::string format_instruction(const Module& m, const Function& f, const Instruc
                                const PrintNames& names) {
   auto sym = [&](uint32_t s) { return names.symbol ? names.symbol(s) : m.symbols[s].name; };
   auto label = [&](uint32_t t) { return names.label ? names.label(t) : "$I" + std::to_string(t); };
+  auto func = [&](uint32_t fn) { return names.function ? names.function(fn) : m.functions[fn].name; };
   auto reg = [&](uint32_t r) { return names.reg ? names.reg(r) : f.regs[r].name; };
   auto pred = [&](uint32_t p) { return names.pred ? names.pred(p) : f.preds[p].name; };
   auto offset = [](int64_t off) {  // "+8", "+-8" (both are PTX)
@@ -183,7 +184,7 @@ std::string format_instruction(const Module& m, const Function& f, const Instruc
         return v + "}";
       }
       case OperandKind::Label: return label(o.index);
-      case OperandKind::Func: return m.functions[o.index].name;
+      case OperandKind::Func: return func(o.index);
       case OperandKind::Sink: return "_";
     }
     return "";
@@ -196,7 +197,7 @@ std::string format_instruction(const Module& m, const Function& f, const Instruc
   if (ins.op == Opcode::Call) {
     s += " ";
     if (ins.call_ret_count) s += list(ins.call_ret_first, ins.call_ret_count) + ", ";
-    s += m.functions[ins.callee].name;
+    s += func(ins.callee);
     s += ", " + list(ins.call_arg_first, ins.call_arg_count);
     return s + ";";
   }

@@ -12,12 +12,13 @@
 namespace gputlm::isa {
 
 struct PrintNames {
-  // Names printed for a symbol index, a branch target instruction index, a register and
-  // a predicate. Defaults: the symbol's and registers' own names, and "$I<index>".
+  // Names printed for a symbol index, a branch target instruction index, a register, a
+  // predicate and a function. Defaults: their own names, and "$I<index>" for labels.
   std::function<std::string(uint32_t symbol)> symbol;
   std::function<std::string(uint32_t target)> label;
   std::function<std::string(uint32_t reg)> reg;
   std::function<std::string(uint32_t pred)> pred;
+  std::function<std::string(uint32_t function)> function;  // default: the function's name
 };
 
 std::string format_instruction(const Module& m, const Function& f, const Instruction& ins,

@@ -1,6 +1,6 @@
 // Reprints a parsed module from its decoded form (isa/printer.h), for the round-trip test
-// and the fuzz target: every symbol renamed __sym<original index>, registers %R<i>,
-// predicates %P<i>, a label $I<i> before every instruction.
+// and the fuzz target: every symbol renamed __sym<original index>, functions __fn<i>,
+// registers %R<i>, predicates %P<i>, a label $I<i> before every instruction.
 #pragma once
 
 #include <sstream>
@@ -19,14 +19,16 @@ inline std::string reprint(const Module& m) {
   auto array = [](const Symbol& s, uint32_t idx) {
     std::string n = sym_name(idx);
     return ".align " + std::to_string(s.align) + " .b8 " + n + "[" +
-           (s.kind == SymbolKind::ExternShared ? std::string() : std::to_string(s.size)) + "]";
+           (s.size == 0 ? std::string() : std::to_string(s.size)) + "]";
   };
+  auto ext = [](const Symbol& s) { return s.linkage == Linkage::Extern ? ".extern " : ""; };
+  auto fn_name = [](uint32_t i) { return "__fn" + std::to_string(i); };
   for (uint32_t i = 0; i < m.symbols.size(); ++i) {
     const Symbol& s = m.symbols[i];
     if (s.function != kNone) continue;
-    if (s.kind == SymbolKind::Global) os << ".global " << array(s, i) << ";\n";
-    else if (s.kind == SymbolKind::Const) os << ".const " << array(s, i) << ";\n";
-    else if (s.kind == SymbolKind::Shared) os << ".shared " << array(s, i) << ";\n";
+    if (s.kind == SymbolKind::Global) os << ext(s) << ".global " << array(s, i) << ";\n";
+    else if (s.kind == SymbolKind::Const) os << ext(s) << ".const " << array(s, i) << ";\n";
+    else if (s.kind == SymbolKind::Shared) os << ext(s) << ".shared " << array(s, i) << ";\n";
     else if (s.kind == SymbolKind::ExternShared) os << ".extern .shared " << array(s, i) << ";\n";
   }
   for (const Function& f : m.functions) {
@@ -39,7 +41,7 @@ inline std::string reprint(const Module& m) {
     if (f.is_declaration) os << ".extern ";
     os << (f.is_entry ? ".entry " : ".func ");
     if (!f.is_entry && !f.returns.empty()) os << plist(f.returns) << " ";
-    os << f.name << plist(f.params);
+    os << fn_name(static_cast<uint32_t>(&f - m.functions.data())) << plist(f.params);
     if (f.is_declaration) {
       os << ";\n";
       continue;
@@ -58,6 +60,7 @@ inline std::string reprint(const Module& m) {
     names.symbol = sym_name;
     names.reg = [](uint32_t r) { return "%R" + std::to_string(r); };
     names.pred = [](uint32_t p) { return "%P" + std::to_string(p); };
+    names.function = fn_name;
     for (uint32_t i = 0; i < f.code.size(); ++i)
       os << "$I" << i << ":\n  " << format_instruction(m, f, f.code[i], names) << "\n";
     os << "}\n";
