@@ -111,7 +111,7 @@ class StageDriver : public sc_core::sc_module {
   using Script = std::function<bool(uint64_t cycle)>;  // returns true while it has more to do
 
   StageDriver(sc_core::sc_module_name name, const ClockDomain& d, std::size_t n_outs)
-      : sc_core::sc_module(name), outs("outs", n_outs), domain_(d),
+      : sc_core::sc_module(name), outs("outs", n_outs),
         process_("tick", d, [this](uint64_t c) { return tick(c); }, true) {}
   void add_stage(PipelineStage& s) {
     stages_.push_back(&s);
@@ -128,7 +128,6 @@ class StageDriver : public sc_core::sc_module {
     if (script_) busy = script_(cycle) || busy;
     return busy;
   }
-  const ClockDomain& domain_;
   std::vector<PipelineStage*> stages_;
   Script script_;
   uint64_t last_ = 0;
