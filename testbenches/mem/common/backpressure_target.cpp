@@ -17,6 +17,7 @@ BackpressureTarget::BackpressureTarget(sc_core::sc_module_name name, const Clock
       rng_(options.seed * 0xD1B54A32D192ED03ull + 3),
       process_("tick", domain, [this](uint64_t c) { return tick(c); }) {
   in.bind(*this);
+  arrivals_.reserve(1 << 16);  // no allocation while a test runs (allocation tests)
 }
 
 uint64_t BackpressureTarget::random() {

@@ -18,6 +18,7 @@ ScriptedInitiator::ScriptedInitiator(sc_core::sc_module_name name, const ClockDo
       rng_(options.seed * 0x9E3779B97F4A7C15ull + 7),
       process_("tick", domain, [this](uint64_t c) { return tick(c); }, !script_.empty()) {
   out.bind(*this);
+  sequence_.reserve(script_.size());  // no allocation while the test runs (allocation tests)
 }
 
 uint64_t ScriptedInitiator::random() {

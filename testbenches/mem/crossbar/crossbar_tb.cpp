@@ -16,6 +16,7 @@
 #include "core/stats/stats.h"
 #include "core/tlm/protocol_checker.h"
 #include "mem/interconnect/interconnect.h"
+#include "allocation_counter.h"
 #include "scripted_initiator.h"
 
 using namespace gputlm;
@@ -424,4 +425,38 @@ TEST_CASE("crossbar: results do not depend on the order SystemC runs processes i
       REQUIRE(sms_a[i]->records()[k].accepted == sms_b[i]->records()[k].accepted);
       REQUIRE(sms_a[i]->records()[k].responded == sms_b[i]->records()[k].responded);
     }
+}
+
+TEST_CASE("crossbar: steady-state traffic allocates no memory", "[crossbar]") {
+  // No protocol checkers here: they keep a map per transaction (test-only cost).
+  ClockDomain clk = ClockDomain::from_mhz("icnt", 700.0);
+  stats::Group root("tb");
+  InterconnectConfig cfg = small_config(4, 3);
+  Interconnect icnt("icnt", cfg, clk, root);
+  uint64_t seed = 8;
+  std::vector<std::unique_ptr<tb::ScriptedInitiator>> sms;
+  std::vector<std::unique_ptr<tb::BackpressureTarget>> mems;
+  for (int i = 0; i < 4; ++i) {
+    std::vector<tb::ScriptedRequest> v;
+    for (uint64_t k = 0; k < 3000; ++k) v.push_back({(splitmix(seed) % 4096) * 128, splitmix(seed) % 3 == 0, 128, k * 2});
+    sms.push_back(std::make_unique<tb::ScriptedInitiator>(("sm" + std::to_string(i)).c_str(), clk, v,
+                                                          tb::InitiatorOptions{8, 3, 0.3, 4 + uint64_t(i), 128, i}));
+    sms.back()->out.bind(icnt.sm_side);
+  }
+  for (int p = 0; p < 3; ++p) {
+    tb::TargetOptions t;
+    t.latency = 9;
+    t.end_req_delay_max = 3;
+    t.end_req_delay_probability = 0.3;
+    t.seed = 60 + uint64_t(p);
+    mems.push_back(std::make_unique<tb::BackpressureTarget>(("mem" + std::to_string(p)).c_str(), clk, t));
+    icnt.mem_side.bind(mems.back()->in);
+  }
+  sc_core::sc_start(clk.period() * 1000);  // warm-up: pools, route tables and logs reach their size
+  const std::size_t before = tb::allocations();
+  const std::size_t done_before = sms[0]->responses();
+  sc_core::sc_start(clk.period() * 3000);
+  const std::size_t after = tb::allocations();
+  REQUIRE(sms[0]->responses() - done_before > 500);
+  REQUIRE(after - before == 0);
 }
