@@ -253,6 +253,18 @@ const char* symbol_kind_name(SymbolKind k);
 
 enum class Linkage : uint8_t { None, Visible, Extern, Weak, Common };
 
+// An initialiser element that holds an address: `.global .u64 p = generic(x)+4;`. The
+// loader writes (address of `symbol`) + addend, `bytes` wide, at `offset` in the init bytes
+// (which hold zeros there). `symbol` is a module-scope .global or .const variable; with
+// `generic` set the address is its generic address, otherwise its address in its space.
+struct Relocation {
+  uint64_t offset = 0;
+  uint32_t symbol = kNone;
+  int64_t addend = 0;
+  uint8_t bytes = 8;
+  bool generic = false;
+};
+
 struct Symbol {
   std::string name;
   SymbolKind kind = SymbolKind::Global;
@@ -264,6 +276,7 @@ struct Symbol {
   uint32_t function = kNone;  // owning function (for Local, params, CallParam, scoped Shared)
   Linkage linkage = Linkage::None;
   std::vector<uint8_t> init;  // initialiser bytes (little-endian), empty = none (zero)
+  std::vector<Relocation> relocations;  // address-valued initialiser elements (patch init)
   uint32_t line = 0, column = 0;
 };
 

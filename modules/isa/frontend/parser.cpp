@@ -289,13 +289,53 @@ void Parser::parse_decl_suffix(Decl& d) {
   }
 }
 
-void Parser::append_init_value(const Decl& d, std::vector<uint8_t>& bytes, const Token& sign_tok) {
+void Parser::append_init_address(Decl& d, std::vector<uint8_t>& bytes) {
+  // sym | sym+N | generic(sym) | generic(sym)+N
+  const Token& first = next();
+  Relocation r;
+  const Token* name = &first;
+  if (first.text == "generic" && peek().is('(')) {
+    next();
+    name = &expect_ident("a variable name inside generic(...)");
+    expect(')', "to close generic(...)");
+    r.generic = true;
+  }
+  auto it = module_names_.find(name->text);
+  if (it == module_names_.end()) {
+    bool is_fn = function_names_.count(name->text) != 0;
+    fail(name, is_fn ? "function addresses in initialisers are not supported"
+                     : "undefined variable '" + std::string(name->text) + "' in initialiser");
+  }
+  const Symbol& target = mod_.symbols[it->second];
+  if (target.kind != SymbolKind::Global && target.kind != SymbolKind::Const)
+    fail(name, "initialisers may only take the address of .global or .const variables");
+  uint32_t n = type_bytes(d.type);
+  if (n != mod_.address_size / 8 || !(is_bits(d.type) || is_unsigned_int(d.type) || is_signed_int(d.type)))
+    fail(name, "an address initialiser needs a " + std::to_string(mod_.address_size) + "-bit integer type");
+  if (peek().is('+') || peek().is('-')) {
+    bool neg = next().is('-');
+    if (!neg && peek().is('-')) neg = next().is('-');  // "sym+-4"
+    const Token& off = peek();
+    if (off.kind != TokKind::Int || off.int_value > (uint64_t{1} << 62)) fail(&off, "expected an offset");
+    next();
+    r.addend = neg ? -static_cast<int64_t>(off.int_value) : static_cast<int64_t>(off.int_value);
+  }
+  r.offset = bytes.size();
+  r.symbol = it->second;
+  r.bytes = static_cast<uint8_t>(n);
+  d.relocs.push_back(r);
+  bytes.insert(bytes.end(), n, 0);
+}
+
+void Parser::append_init_value(Decl& d, std::vector<uint8_t>& bytes, const Token& sign_tok) {
   bool negative = sign_tok.is('-');
   const Token& v = peek();
   uint32_t n = type_bytes(d.type);
   uint64_t bits = 0;
   if (v.kind == TokKind::Ident) {
-    fail(&v, "address initialisers (symbol names in initialisers) are not supported");
+    if (negative) fail(&v, "an address initialiser cannot be negated");
+    append_init_address(d, bytes);
+    return;
   } else if (v.kind == TokKind::Int || v.kind == TokKind::F32Bits || v.kind == TokKind::F64Bits ||
              v.kind == TokKind::Float) {
     ImmLiteral lit{v.kind, v.int_value, v.kind == TokKind::Float ? v.float_value : 0.0, negative};
@@ -362,7 +402,9 @@ void Parser::parse_module_variable(StateSpace space, Linkage linkage) {
     s.align = d.align ? d.align : type_bytes(d.type) * (d.vec == 1 ? 1 : d.vec);
     s.linkage = linkage;
     s.init = std::move(d.init);
+    s.relocations = std::move(d.relocs);
     d.init.clear();
+    d.relocs.clear();
     if (space == StateSpace::Global) s.kind = SymbolKind::Global;
     else if (space == StateSpace::Const) s.kind = SymbolKind::Const;
     else if (space == StateSpace::Local)

@@ -51,6 +51,7 @@ class Parser : public DecodeContext {
     std::string_view name;
     const Token* name_tok = nullptr;
     std::vector<uint8_t> init;
+    std::vector<Relocation> relocs;
     Linkage linkage = Linkage::None;
   };
 
@@ -78,7 +79,8 @@ class Parser : public DecodeContext {
   void parse_decl_suffix(Decl& d);
   void parse_initializer(Decl& d);
   void parse_init_list(Decl& d, std::vector<uint8_t>& bytes, uint64_t& elems, int depth);
-  void append_init_value(const Decl& d, std::vector<uint8_t>& bytes, const Token& sign_tok);
+  void append_init_value(Decl& d, std::vector<uint8_t>& bytes, const Token& sign_tok);
+  void append_init_address(Decl& d, std::vector<uint8_t>& bytes);
   void parse_module_variable(StateSpace space, Linkage linkage);
   uint32_t add_symbol(Symbol s, const Token* tok, bool module_scope);
 

@@ -108,6 +108,9 @@ TEST_CASE("ptx_parser error: unbalanced braces and truncated files", "[ptx_parse
   check_error(".version 9.0\n.global .u32 x = ;\n", {2, 18, ";", "expected a constant"});
   check_error(".version 9.0\n.global .u64 x[65536][65536] = {1};\n", {2, 23, "65536", "array too large"});
   check_error(".version 9.0\n.global .u64 x[16777216] = {1};\n", {2, 14, "x", "larger than 64 MiB"});
+  check_error(".version 9.0\n.global .u64 p = generic(nosuch);\n", {2, 26, "nosuch", "undefined variable 'nosuch'"});
+  check_error(".version 9.0\n.global .u32 x;\n.global .u32 p = x;\n", {3, 18, "x", "needs a 64-bit integer type"});
+  check_error(".version 9.0\n.visible .entry k() { ret; }\n.global .u64 p = k;\n", {3, 18, "k", "function addresses"});
   check_error(".version 9.0\nadd.s32 %r1, %r2, %r3;\n", {2, 1, "add", "expected a directive"});
   check_error(".version 9.0\n.target sm_75 #\n", {2, 15, "#", "unexpected character"});
 }

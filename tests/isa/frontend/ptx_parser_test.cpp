@@ -225,6 +225,38 @@ TEST_CASE("ptx_parser template kernels, half precision and extern device functio
   CHECK(f16);
 }
 
+TEST_CASE("ptx_parser address initialisers become relocations", "[ptx_parser]") {
+  // As nvcc writes `__device__ int* p = &x[1];` and a pointer table.
+  Module m = parse_ptx_string(R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.global .align 4 .b8 x[16];
+.const .align 4 .u32 c[2] = {1, 2};
+.global .align 8 .u64 p = generic(x)+4;
+.global .align 8 .u64 table[3] = {generic(x), 7, c+-4};
+.visible .entry k() { ret; }
+)",
+                              "reloc.ptx");
+  const Symbol& p = m.symbols[m.find_symbol("p")];
+  REQUIRE(p.relocations.size() == 1);
+  CHECK(p.relocations[0].symbol == m.find_symbol("x"));
+  CHECK(p.relocations[0].addend == 4);
+  CHECK(p.relocations[0].offset == 0);
+  CHECK(p.relocations[0].bytes == 8);
+  CHECK(p.relocations[0].generic);
+  CHECK(p.init == std::vector<uint8_t>(8, 0));
+  const Symbol& t = m.symbols[m.find_symbol("table")];
+  REQUIRE(t.relocations.size() == 2);
+  CHECK(t.relocations[0].offset == 0);
+  CHECK(t.relocations[1].offset == 16);
+  CHECK(t.relocations[1].symbol == m.find_symbol("c"));
+  CHECK(t.relocations[1].addend == -4);
+  CHECK_FALSE(t.relocations[1].generic);
+  REQUIRE(t.init.size() == 24);
+  CHECK(t.init[8] == 7);
+}
+
 TEST_CASE("ptx_parser instruction PCs follow the base + 8*i convention", "[ptx_parser]") {
   Module m = parse_ptx_file("tests/isa/frontend/cu/calls.ptx");
   uint64_t expect_base = 0;
