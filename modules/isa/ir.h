@@ -102,7 +102,7 @@ enum InstrFlag : uint32_t {
   kUni = 1u << 4,        // bra.uni / call.uni / ret.uni
   kNc = 1u << 5,         // ld.global.nc
   kCarryOut = 1u << 6,   // ".cc": writes the carry flag
-  kAligned = 1u << 7,    // barrier.sync.aligned / vote.sync? (informational)
+  kAligned = 1u << 7,    // barrier.sync.aligned (informational)
   kShiftAmt = 1u << 8,   // bfind.shiftamt
   kCvtaTo = 1u << 9,     // cvta.to.<space> (generic -> space); otherwise space -> generic
   kSync = 1u << 10,      // shfl.sync / vote.sync / match.sync / barrier.sync form
