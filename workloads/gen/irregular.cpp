@@ -16,10 +16,10 @@ struct Csr {
 // vertex) plus `extra` random edges per vertex; neighbour lists sorted for determinism.
 Csr random_graph(uint64_t seed, int n, int extra) {
   SplitMix64 rng(seed);
-  std::vector<std::vector<int32_t>> adj(static_cast<std::size_t>(n));
+  std::vector<std::vector<int32_t>> adj(n);
   auto link = [&](int a, int b) {
-    adj[static_cast<std::size_t>(a)].push_back(b);
-    adj[static_cast<std::size_t>(b)].push_back(a);
+    adj[a].push_back(b);
+    adj[b].push_back(a);
   };
   for (int v = 1; v < n; ++v) link(v, static_cast<int>(rng.uniform_int(0, v - 1)));
   for (int v = 0; v < n; ++v)
@@ -44,7 +44,7 @@ constexpr int kBfsLaunches = 16;
 void gen_bfs(Size size, const OutDir& out) {
   int n = size == Size::kSmall ? 2048 : (1 << 18);
   Csr g = random_graph(601, n, 1);
-  std::vector<int32_t> level(static_cast<std::size_t>(n), -1), changed(kBfsLaunches, 0);
+  std::vector<int32_t> level(n, -1), changed(kBfsLaunches, 0);
   level[0] = 0;
   out.write("row_ptr.bin", g.row_ptr);
   out.write("cols.bin", g.cols);
@@ -53,10 +53,10 @@ void gen_bfs(Size size, const OutDir& out) {
   while (!queue.empty()) {
     int v = queue.front();
     queue.pop_front();
-    for (int e = g.row_ptr[static_cast<std::size_t>(v)]; e < g.row_ptr[static_cast<std::size_t>(v) + 1]; ++e) {
-      int u = g.cols[static_cast<std::size_t>(e)];
-      if (level[static_cast<std::size_t>(u)] < 0) {
-        level[static_cast<std::size_t>(u)] = level[static_cast<std::size_t>(v)] + 1;
+    for (int e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) {
+      int u = g.cols[e];
+      if (level[u] < 0) {
+        level[u] = level[v] + 1;
         queue.push_back(u);
       }
     }
@@ -65,7 +65,7 @@ void gen_bfs(Size size, const OutDir& out) {
   if (depth >= kBfsLaunches)
     throw GenerateError("bfs graph depth " + std::to_string(depth) + " needs more than " +
                         std::to_string(kBfsLaunches) + " launches");
-  for (int l = 0; l < depth; ++l) changed[static_cast<std::size_t>(l)] = 1;
+  for (int l = 0; l < depth; ++l) changed[l] = 1;
   out.write("level_ref.bin", level);
   out.write("changed_ref.bin", changed);
   std::printf("bfs: %d vertices, %zu edges, depth %d\n", n, g.cols.size(), depth);
@@ -88,13 +88,13 @@ void gen_spmv(Size size, const OutDir& out) {
     }
     row_ptr.push_back(static_cast<int32_t>(cols.size()));
   }
-  auto x = random_f32(702, static_cast<std::size_t>(rows), -1, 1);
-  std::vector<float> y(static_cast<std::size_t>(rows));
+  auto x = random_f32(702, rows, -1, 1);
+  std::vector<float> y(rows);
   for (int r = 0; r < rows; ++r) {
     float sum = 0.f;
-    for (int e = row_ptr[static_cast<std::size_t>(r)]; e < row_ptr[static_cast<std::size_t>(r) + 1]; ++e)
-      sum = std::fma(vals[static_cast<std::size_t>(e)], x[static_cast<std::size_t>(cols[static_cast<std::size_t>(e)])], sum);
-    y[static_cast<std::size_t>(r)] = sum;
+    for (int e = row_ptr[r]; e < row_ptr[r + 1]; ++e)
+      sum = std::fma(vals[e], x[static_cast<std::size_t>(cols[e])], sum);
+    y[r] = sum;
   }
   out.write("row_ptr.bin", row_ptr);
   out.write("cols.bin", cols);
@@ -109,24 +109,24 @@ void gen_kmeans(Size size, const OutDir& out) {
   int npoints = size == Size::kSmall ? 4096 : (1 << 18);
   int nfeat = size == Size::kSmall ? 16 : 32;
   int nclusters = size == Size::kSmall ? 8 : 16;
-  auto centroids = random_f32(801, static_cast<std::size_t>(nclusters) * nfeat, -10, 10);
+  auto centroids = random_f32(801, nclusters * nfeat, -10, 10);
   SplitMix64 rng(802);
-  std::vector<float> points(static_cast<std::size_t>(npoints) * nfeat);
+  std::vector<float> points(npoints * nfeat);
   // Points scattered around a random centroid, so the nearest one is well separated.
   for (int p = 0; p < npoints; ++p) {
     int c = static_cast<int>(rng.uniform_int(0, nclusters - 1));
     for (int f = 0; f < nfeat; ++f)
-      points[static_cast<std::size_t>(p) * nfeat + f] =
-          centroids[static_cast<std::size_t>(c) * nfeat + f] + static_cast<float>(rng.uniform(-3, 3));
+      points[p * nfeat + f] =
+          centroids[c * nfeat + f] + static_cast<float>(rng.uniform(-3, 3));
   }
-  std::vector<int32_t> membership(static_cast<std::size_t>(npoints));
+  std::vector<int32_t> membership(npoints);
   for (int p = 0; p < npoints; ++p) {
     int best = 0;
     float best_dist = 3.4e38f;
     for (int c = 0; c < nclusters; ++c) {
       float d = 0.f;
       for (int f = 0; f < nfeat; ++f) {
-        float diff = points[static_cast<std::size_t>(p) * nfeat + f] - centroids[static_cast<std::size_t>(c) * nfeat + f];
+        float diff = points[p * nfeat + f] - centroids[c * nfeat + f];
         d = std::fma(diff, diff, d);
       }
       if (d < best_dist) {
@@ -134,7 +134,7 @@ void gen_kmeans(Size size, const OutDir& out) {
         best = c;
       }
     }
-    membership[static_cast<std::size_t>(p)] = best;
+    membership[p] = best;
   }
   out.write("points.bin", points);
   out.write("centroids.bin", centroids);
