@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/config/config_source.h"
+#include "core/tlm/mem_extension.h"
 
 namespace gputlm {
 
@@ -72,11 +73,19 @@ void Interconnect::fail(const std::string& what) const {
   throw std::runtime_error(std::string(name()) + ": " + what);
 }
 
+namespace {
+bool is_atomic(const tlm::tlm_generic_payload& gp) {
+  const MemExtension* ext = gp.get_extension<MemExtension>();
+  return ext && ext->kind == AccessKind::Atomic;
+}
+}  // namespace
+
+// Writes and atomics carry their data to memory; reads and atomics bring data back.
 uint32_t Interconnect::request_bytes(const tlm::tlm_generic_payload& gp) const {
-  return cfg_.header_bytes + (gp.is_write() ? gp.get_data_length() : 0);
+  return cfg_.header_bytes + (gp.is_write() || is_atomic(gp) ? gp.get_data_length() : 0);
 }
 uint32_t Interconnect::reply_bytes(const tlm::tlm_generic_payload& gp) const {
-  return cfg_.header_bytes + (gp.is_read() ? gp.get_data_length() : 0);
+  return cfg_.header_bytes + (gp.is_read() || is_atomic(gp) ? gp.get_data_length() : 0);
 }
 
 tlm::tlm_sync_enum Interconnect::sm_fw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,

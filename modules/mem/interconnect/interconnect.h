@@ -61,8 +61,8 @@ struct InterconnectConfig {
     v.param("mem_ports", mem_ports, "memory-partition ports; requests are interleaved over them", config::at_least(1));
     v.param("channel_bytes", channel_bytes, "bytes an output link carries per cycle (flit size)", config::at_least(1));
     v.param("header_bytes", header_bytes,
-            "bytes of a packet without data: read requests and write replies are this size; write requests "
-            "and read replies carry header + data length",
+            "bytes of a packet without data: read requests and write replies are this size; write requests, "
+            "read replies and atomics (both ways) carry header + data length",
             config::at_least(0));
     v.param("input_buffer", input_buffer, "packets buffered per input port per network (full: END_REQ withheld)",
             config::at_least(1));

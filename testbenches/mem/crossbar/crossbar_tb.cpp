@@ -112,6 +112,19 @@ TEST_CASE("crossbar: unloaded request and reply latency is 1 + latency cycles ea
   REQUIRE(b.stat("icnt.requests") == 1);
   REQUIRE(b.stat("icnt.request_flits") == 1);  // 8 B header
   REQUIRE(b.stat("icnt.reply_flits") == 5);    // 8 B header + 128 B data over 32 B flits
+  // Packet sizes: reads and write replies are headers; writes, read data and atomics carry data.
+  PayloadPool pool(128);
+  tlm::tlm_generic_payload* gp = pool.allocate();
+  REQUIRE(b.icnt->request_bytes(*gp) == 8);
+  REQUIRE(b.icnt->reply_bytes(*gp) == 136);
+  gp->set_command(tlm::TLM_WRITE_COMMAND);
+  REQUIRE(b.icnt->request_bytes(*gp) == 136);
+  REQUIRE(b.icnt->reply_bytes(*gp) == 8);
+  mem_ext(*gp).kind = AccessKind::Atomic;
+  REQUIRE(b.icnt->request_bytes(*gp) == 136);
+  REQUIRE(b.icnt->reply_bytes(*gp) == 136);
+  REQUIRE(b.icnt->flits(136) == 5);
+  pool.free(gp);
 }
 
 TEST_CASE("crossbar: a request from a faster SM clock is taken at the first interconnect edge after it",
