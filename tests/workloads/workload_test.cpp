@@ -27,6 +27,10 @@ void run_workload(const std::string& name) {
     CHECK(l.warp_instructions > 0);
     CHECK(l.thread_instructions >= l.warp_instructions);
     CHECK(l.ctas == uint64_t{l.grid.x} * l.grid.y * l.grid.z);
+    // The timing model needs registers/shared per kernel for occupancy: every workload
+    // kernel must be in the resources JSON beside its PTX.
+    REQUIRE(l.resources.has_value());
+    CHECK(l.resources->registers > 0);
     warp_instructions += l.warp_instructions;
     seconds += l.host_seconds;
   }
