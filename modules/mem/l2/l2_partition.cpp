@@ -37,7 +37,19 @@ L2Partition::L2Partition(sc_core::sc_module_name name, const L2PartitionConfig& 
   queues_ = std::make_unique<Interconnect>("dram_queues", queue_config(cfg_), l2_domain, stats_);
   dram_ = std::make_unique<DramController>("dram", cfg_.dram, dram_domain, stats_);
   if (channel_map) dram_->set_channel_map(*channel_map);
-  in.bind(bank_->upstream);
+  if (cfg_.rop_latency > 0) {
+    rop_ = std::make_unique<RopDelay>("rop", cfg_.rop_latency, cfg_.rop_queue, l2_domain);
+    in.bind(rop_->in);
+    if (cfg_.protocol_checkers) {
+      rop_checker_ = std::make_unique<ProtocolChecker>("rop_checker");
+      rop_->out.bind(rop_checker_->in);
+      rop_checker_->out.bind(bank_->upstream);
+    } else {
+      rop_->out.bind(bank_->upstream);
+    }
+  } else {
+    in.bind(bank_->upstream);
+  }
   if (cfg_.protocol_checkers) {
     bank_checker_ = std::make_unique<ProtocolChecker>("bank_checker");
     dram_checker_ = std::make_unique<ProtocolChecker>("dram_checker");
@@ -53,13 +65,15 @@ L2Partition::L2Partition(sc_core::sc_module_name name, const L2PartitionConfig& 
 
 std::vector<ProtocolChecker*> L2Partition::checkers() {
   std::vector<ProtocolChecker*> v;
+  if (rop_checker_) v.push_back(rop_checker_.get());
   if (bank_checker_) v.push_back(bank_checker_.get());
   if (dram_checker_) v.push_back(dram_checker_.get());
   return v;
 }
 
 bool L2Partition::idle() const {
-  return bank_->idle() && queues_->in_flight() == 0 && dram_->requests_held() == 0;
+  return (!rop_ || rop_->held() == 0) && bank_->idle() && queues_->in_flight() == 0 &&
+         dram_->requests_held() == 0;
 }
 
 }  // namespace gputlm

@@ -2,7 +2,7 @@
 // write-allocate, stall mode, with its MSHRs), the queues between the L2 and DRAM, and
 // the DRAM controller of its channel:
 //
-//   in -> L2 bank (input queue, MSHRs, miss queue) -> L2->DRAM / DRAM->L2 queues -> DRAM
+//   in -> [ROP delay] -> L2 bank (input queue, MSHRs, miss queue) -> L2->DRAM / DRAM->L2 queues -> DRAM
 //
 // The queues are GPGPU-Sim's -gpgpu_dram_partition_queues (icnt->L2 : L2->DRAM :
 // DRAM->L2 : L2->icnt = 8:8:8:8): the first and last are the bank's input and response
@@ -30,11 +30,14 @@
 #include "mem/cache/cache.h"
 #include "mem/dram/dram_controller.h"
 #include "mem/interconnect/interconnect.h"
+#include "mem/l2/rop_delay.h"
 
 namespace gputlm {
 
 struct L2PartitionConfig {
   mem::CacheConfig bank = default_bank();
+  uint32_t rop_latency = 0;  // GPGPU-Sim -rop_latency (default 85); 0 = no ROP stage
+  uint32_t rop_queue = 64;
   uint32_t dram_queue = 8;  // -gpgpu_dram_partition_queues 8:8:8:8 (L2->DRAM and DRAM->L2)
   uint32_t queue_latency = 1;
   bool protocol_checkers = false;
@@ -58,6 +61,11 @@ struct L2PartitionConfig {
   template <class V>
   void visit(V& v) {
     v.group("bank", bank, "the L2 bank (cache block; write_back and stall mode expected)");
+    v.param("rop_latency", rop_latency,
+            "cycles every request waits before the L2 bank (GPGPU-Sim's ROP stage, -rop_latency; 85 there); "
+            "0: no ROP stage",
+            config::at_least(0));
+    v.param("rop_queue", rop_queue, "requests the ROP stage holds (full: END_REQ withheld)", config::at_least(1));
     v.param("dram_queue", dram_queue,
             "entries in each direction between the L2 bank and DRAM (requests L2->DRAM, responses DRAM->L2)",
             config::at_least(2));
@@ -94,7 +102,8 @@ class L2Partition : public sc_core::sc_module {
   std::unique_ptr<mem::Cache> bank_;
   std::unique_ptr<Interconnect> queues_;
   std::unique_ptr<DramController> dram_;
-  std::unique_ptr<ProtocolChecker> bank_checker_, dram_checker_;
+  std::unique_ptr<RopDelay> rop_;
+  std::unique_ptr<ProtocolChecker> rop_checker_, bank_checker_, dram_checker_;
 };
 
 }  // namespace gputlm
