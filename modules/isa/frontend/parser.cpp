@@ -109,6 +109,9 @@ void Parser::fail_here(const std::string& message) const { fail(&peek(), message
 Module Parser::run() {
   toks_ = tokenize(src_, file_);
   mod_.file = file_;
+  if (!peek().is_dot(".version"))
+    fail_here(peek().kind == TokKind::End ? "empty PTX input (expected .version)"
+                                          : "a PTX module must start with .version");
   while (peek().kind != TokKind::End) parse_module_item();
   finish_module();
   return std::move(mod_);
@@ -117,7 +120,10 @@ Module Parser::run() {
 void Parser::parse_module_item() {
   const Token& t = peek();
   if (t.kind != TokKind::Dot) fail_here("expected a directive at module scope");
-  if (t.text == ".version") return parse_version();
+  if (t.text == ".version") {
+    if (!mod_.version.empty()) fail_here("duplicate .version directive");
+    return parse_version();
+  }
   if (t.text == ".target") return parse_target();
   if (t.text == ".address_size") {
     next();

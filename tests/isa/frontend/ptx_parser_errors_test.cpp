@@ -111,6 +111,9 @@ TEST_CASE("ptx_parser error: unbalanced braces and truncated files", "[ptx_parse
   check_error(".version 9.0\n.global .u64 p = generic(nosuch);\n", {2, 26, "nosuch", "undefined variable 'nosuch'"});
   check_error(".version 9.0\n.global .u32 x;\n.global .u32 p = x;\n", {3, 18, "x", "needs a 64-bit integer type"});
   check_error(".version 9.0\n.visible .entry k() { ret; }\n.global .u64 p = k;\n", {3, 18, "k", "function addresses"});
+  check_error("", {1, 1, "end of file", "empty PTX input"});
+  check_error("  // comment only\n.target sm_75\n", {2, 1, ".target", "must start with .version"});
+  check_error(".version 9.0\n.version 9.0\n", {2, 1, ".version", "duplicate .version"});
   check_error(".version 9.0\nadd.s32 %r1, %r2, %r3;\n", {2, 1, "add", "expected a directive"});
   check_error(".version 9.0\n.target sm_75 #\n", {2, 15, "#", "unexpected character"});
 }

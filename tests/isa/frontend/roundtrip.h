@@ -15,7 +15,9 @@ inline std::string sym_name(uint32_t s) { return "__sym" + std::to_string(s); }
 
 inline std::string reprint(const Module& m) {
   std::ostringstream os;
-  os << ".version " << m.version << "\n.target " << m.target << "\n.address_size " << m.address_size << "\n";
+  os << ".version " << m.version << "\n";
+  if (!m.target.empty()) os << ".target " << m.target << "\n";
+  os << ".address_size " << m.address_size << "\n";
   auto array = [](const Symbol& s, uint32_t idx) {
     std::string n = sym_name(idx);
     return ".align " + std::to_string(s.align) + " .b8 " + n + "[" +
