@@ -16,7 +16,8 @@ class StampReplacement : public ReplacementIF {
   void on_hit(uint32_t set, uint32_t way) override {
     if (touch_on_hit_) stamp_[set * ways_ + way] = ++clock_;
   }
-  int32_t victim(uint32_t set, const std::vector<bool>& candidate, const std::vector<bool>& valid) const override {
+  int32_t victim(uint32_t set, const std::vector<uint8_t>& candidate,
+                 const std::vector<uint8_t>& valid) const override {
     int32_t best = -1;
     for (uint32_t w = 0; w < ways_; ++w) {
       if (!candidate[w]) continue;

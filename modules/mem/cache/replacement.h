@@ -18,8 +18,8 @@ class ReplacementIF {
   virtual void on_insert(uint32_t set, uint32_t way) = 0;  // line (re)allocated
   virtual void on_hit(uint32_t set, uint32_t way) = 0;
   // Among ways with candidate[w] true, the one to evict; -1 if none.
-  virtual int32_t victim(uint32_t set, const std::vector<bool>& candidate,
-                         const std::vector<bool>& valid) const = 0;
+  virtual int32_t victim(uint32_t set, const std::vector<uint8_t>& candidate,
+                         const std::vector<uint8_t>& valid) const = 0;
 };
 
 const std::vector<std::string>& replacement_policies();

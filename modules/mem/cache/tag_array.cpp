@@ -29,8 +29,8 @@ int32_t TagArray::find(uint32_t set, uint64_t block) const {
 int32_t TagArray::victim(uint32_t set) const {
   for (uint32_t w = 0; w < ways_; ++w) {
     const CacheLine& l = line(set, w);
-    candidate_[w] = l.state != LineState::Reserved;
-    valid_[w] = l.state != LineState::Invalid;
+    candidate_[w] = l.state != LineState::Reserved ? 1 : 0;
+    valid_[w] = l.state != LineState::Invalid ? 1 : 0;
   }
   return replacement_->victim(set, candidate_, valid_);
 }

@@ -73,7 +73,7 @@ class TagArray {
   std::unique_ptr<ReplacementIF> replacement_;
   std::vector<CacheLine> lines_;
   std::vector<uint32_t> reserved_;
-  mutable std::vector<bool> candidate_, valid_;  // scratch for victim(), sized once
+  mutable std::vector<uint8_t> candidate_, valid_;  // scratch for victim(), sized once
 };
 
 }  // namespace gputlm::mem

@@ -8,31 +8,44 @@ namespace gputlm::mem {
 MshrTable::MshrTable(uint32_t entries, uint32_t fields)
     : entries_(entries),
       fields_(fields),
-      valid_(entries, false),
-      reserved_line_(entries, false),
-      block_(entries, 0),
+      valid_(entries, 0),
+      reserved_line_(entries, 0),
+      block_(entries, kNoBlock),
+      free_bits_((entries + 63) / 64, ~uint64_t{0}),
       count_(entries, 0),
       fields_store_(static_cast<std::size_t>(entries) * fields) {
   if (entries == 0 || fields == 0) throw std::invalid_argument("MshrTable: entries and fields must be positive");
 }
 
 int32_t MshrTable::next_free(uint32_t first, uint32_t n) const {
-  for (uint32_t e = first; e < first + n; ++e)
-    if (!valid_[e]) return static_cast<int32_t>(e);
+  // Priority encoder over the availability vector, a 64-bit word at a time.
+  const uint32_t end = first + n;
+  for (uint32_t e = first; e < end;) {
+    const uint32_t word = e / 64, bit = e % 64;
+    uint64_t bits = free_bits_[word] >> bit;
+    const uint32_t span = 64 - bit;
+    if (end - e < span) bits &= (uint64_t{1} << (end - e)) - 1;
+    if (bits) return static_cast<int32_t>(e + static_cast<uint32_t>(__builtin_ctzll(bits)));
+    e += span;
+  }
   return -1;
 }
 
 int32_t MshrTable::search(uint64_t block, uint32_t first, uint32_t n) const {
+  // Free entries hold kNoBlock, so only valid entries can match.
+  const uint64_t* tags = block_.data();
   for (uint32_t e = first; e < first + n; ++e)
-    if (valid_[e] && block_[e] == block) return static_cast<int32_t>(e);
+    if (tags[e] == block) return static_cast<int32_t>(e);
   return -1;
 }
 
 void MshrTable::allocate(uint32_t e, uint64_t block, bool reserved_line, const MshrField& f) {
   if (valid_[e]) throw std::logic_error("MshrTable: allocate of busy entry " + std::to_string(e));
-  valid_[e] = true;
-  reserved_line_[e] = reserved_line;
+  if (block == kNoBlock) throw std::invalid_argument("MshrTable: block address out of range");
+  valid_[e] = 1;
+  reserved_line_[e] = reserved_line ? 1 : 0;
   block_[e] = block;
+  free_bits_[e / 64] &= ~(uint64_t{1} << (e % 64));
   count_[e] = 1;
   fields_store_[static_cast<std::size_t>(e) * fields_] = f;
   ++occupied_;
@@ -46,7 +59,9 @@ void MshrTable::merge(uint32_t e, const MshrField& f) {
 
 void MshrTable::release(uint32_t e) {
   if (!valid_[e]) throw std::logic_error("MshrTable: release of free entry " + std::to_string(e));
-  valid_[e] = false;
+  valid_[e] = 0;
+  block_[e] = kNoBlock;
+  free_bits_[e / 64] |= uint64_t{1} << (e % 64);
   count_[e] = 0;
   --occupied_;
 }

@@ -20,12 +20,12 @@ class MshrTable {
   uint32_t entries() const { return entries_; }
   uint32_t fields() const { return fields_; }
   uint32_t occupied() const { return occupied_; }
-  bool valid(uint32_t e) const { return valid_[e]; }
+  bool valid(uint32_t e) const { return valid_[e] != 0; }
   bool empty() const { return occupied_ == 0; }
   uint64_t block(uint32_t e) const { return block_[e]; }
   uint32_t count(uint32_t e) const { return count_[e]; }
   bool has_free_field(uint32_t e) const { return count_[e] < fields_; }
-  bool reserved_line(uint32_t e) const { return reserved_line_[e]; }
+  bool reserved_line(uint32_t e) const { return reserved_line_[e] != 0; }
   const MshrField& field(uint32_t e, uint32_t i) const { return fields_store_[e * fields_ + i]; }
 
   // Lowest free entry in [first, first + n), or -1.
@@ -39,9 +39,11 @@ class MshrTable {
   void release(uint32_t e);
 
  private:
+  static constexpr uint64_t kNoBlock = ~uint64_t{0};  // tag of a free entry: never matches
   uint32_t entries_, fields_, occupied_ = 0;
-  std::vector<bool> valid_, reserved_line_;
+  std::vector<uint8_t> valid_, reserved_line_;
   std::vector<uint64_t> block_;
+  std::vector<uint64_t> free_bits_;  // the index generator's availability vector (1 = free)
   std::vector<uint32_t> count_;
   std::vector<MshrField> fields_store_;
 };
