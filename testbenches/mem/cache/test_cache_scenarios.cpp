@@ -67,7 +67,7 @@ TEST_CASE("cache_on_fill_does_not_lock_set", "[cache]") {
   CHECK(run->cache.probe(kSet0[3]));
 }
 
-TEST_CASE("cache on-miss allocation evicts the victim at miss time on-fill at fill time", "[cache]") {
+TEST_CASE("cache on-miss allocation evicts the victim at miss time", "[cache]") {
   CacheConfig cfg = small_l1();
   cfg.allocation = "on_miss";
   ResponderOptions mem;
