@@ -473,3 +473,16 @@ TEST_CASE("crossbar: steady-state traffic allocates no memory", "[crossbar]") {
   REQUIRE(sms[0]->responses() - done_before > 500);
   REQUIRE(after - before == 0);
 }
+
+TEST_CASE("crossbar: a socket binding count that differs from the config is reported", "[crossbar]") {
+  ClockDomain clk = ClockDomain::from_mhz("icnt", 700.0);
+  stats::Group root("tb");
+  InterconnectConfig cfg = small_config(2, 1);  // two SM ports configured, one bound
+  Interconnect icnt("icnt", cfg, clk, root);
+  tb::ScriptedInitiator sm("sm", clk, {}, {});
+  tb::BackpressureTarget mem("mem", clk, {});
+  sm.out.bind(icnt.sm_side);
+  icnt.mem_side.bind(mem.in);
+  REQUIRE_THROWS_WITH(sc_core::sc_start(clk.period() * 10),
+                      Catch::Contains("icnt") && Catch::Contains("sm_side has 1 bindings but sm_ports = 2"));
+}
