@@ -76,8 +76,9 @@ void GridExecution::ensure_local(WarpContext& w, uint32_t top) {
     uint32_t cap = std::max<uint32_t>({top, w.local_capacity * 2, 64});
     cap = (cap + 15) & ~15u;
     std::vector<uint8_t> grown(size_t{cap} * 32, 0);
-    for (uint32_t l = 0; l < 32; ++l)
-      std::memcpy(grown.data() + size_t{l} * cap, w.local.data() + size_t{l} * w.local_capacity, w.local_capacity);
+    if (w.local_capacity)
+      for (uint32_t l = 0; l < 32; ++l)
+        std::memcpy(grown.data() + size_t{l} * cap, w.local.data() + size_t{l} * w.local_capacity, w.local_capacity);
     w.local.swap(grown);
     w.local_capacity = cap;
   }
