@@ -49,6 +49,9 @@ bool Cache::process_fill(uint64_t cycle) {
   const bool from_bw = fill_queue_.ready(cycle);
   if (!from_bw && !completed_.ready(cycle)) return false;
   tlm::tlm_generic_payload& d = from_bw ? *fill_queue_.front() : *completed_.front();
+  if (d.get_response_status() != tlm::TLM_OK_RESPONSE)
+    throw CacheError(std::string(name()) + ": the next level answered the request at " + hex_address(d.get_address()) +
+                     " with " + d.get_response_string());
   Link& link = *d.get_extension<Link>();
   const uint64_t block = tags_.block_of(d.get_address());  // the line
   const uint32_t set = tags_.set_of(block);

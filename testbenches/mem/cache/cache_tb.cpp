@@ -185,7 +185,7 @@ bool MemoryResponder::tick(uint64_t cycle) {
     tlm::tlm_generic_payload& gp = *pending_.front().gp;
     pending_.erase(pending_.begin());
     if (end_req_pending_ == &gp) end_req_pending_ = nullptr;  // BEGIN_RESP implies END_REQ
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    gp.set_response_status(opt_.address_errors ? tlm::TLM_ADDRESS_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE);
     tlm::tlm_phase ph = tlm::BEGIN_RESP;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     ++responses_;

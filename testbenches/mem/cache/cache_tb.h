@@ -89,6 +89,7 @@ struct ResponderOptions {
   uint32_t end_req_delay_max = 0;               // END_REQ withheld 0..max cycles
   uint32_t end_req_percent = 0;                 // ... with this probability
   uint32_t refuse_percent = 0;  // refuse (TLM_COMPLETED + ReservationFail), as an L1 would
+  bool address_errors = false;  // answer with TLM_ADDRESS_ERROR_RESPONSE
   uint64_t seed = 7;
 };
 

@@ -73,3 +73,14 @@ TEST_CASE("cache read_only rejects a store with an error naming the cache", "[ca
   }, "body", &big_stack());
   CHECK_THROWS_WITH(sc_core::sc_start(), Catch::Contains("bench.l1") && Catch::Contains("read-only"));
 }
+
+TEST_CASE("cache reports an error response from the next level naming the address", "[cache]") {
+  ResponderOptions mem;
+  mem.address_errors = true;
+  CacheBench b("bench", small_l1(), mem);
+  sc_core::sc_spawn([&] {
+    b.wait_cycle(2);
+    b.driver.send(0x4000, AccessKind::Load, 0);
+  }, "body", &big_stack());
+  CHECK_THROWS_WITH(sc_core::sc_start(), Catch::Contains("0x4000") && Catch::Contains("ADDRESS_ERROR"));
+}
