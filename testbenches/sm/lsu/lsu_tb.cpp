@@ -54,7 +54,8 @@ struct Bench {
   std::unique_ptr<SimpleMemory> memory;
   std::unique_ptr<tb::FakeL1> fake_d, fake_c, fake_t;
 
-  Bench(const LsuConfig& cfg, bool real_l1d, double reject_probability = 0.0, uint32_t mem_latency = 20) {
+  Bench(const LsuConfig& cfg, bool real_l1d, double reject_probability = 0.0, uint32_t mem_latency = 20,
+        const mem::CacheConfig& l1 = l1d_config()) {
     LsuPlacement place;
     place.sm = 2;
     place.num_sms = 4;
@@ -76,7 +77,7 @@ struct Bench {
     lsu->l1c.bind(chk_c->in);
     lsu->l1t.bind(chk_t->in);
     if (real_l1d) {
-      l1d = std::make_unique<mem::Cache>("l1d", l1d_config(), dom, root);
+      l1d = std::make_unique<mem::Cache>("l1d", l1, dom, root);
       SimpleMemoryConfig mc;
       mc.latency = mem_latency;
       memory = std::make_unique<SimpleMemory>("memory", mc, dom, root);
@@ -228,6 +229,30 @@ TEST_CASE("lsu retries random L1 reservation fails and completes every instructi
     first = false;
   }
   b.check_quiet();
+}
+
+TEST_CASE("lsu survives MSHR-full refusals and withheld END_REQ of a real L1D", "[lsu]") {
+  LsuConfig cfg;
+  cfg.requests_per_cycle = 2;  // the L1D evaluates one per cycle: the second waits for END_REQ
+  mem::CacheConfig l1 = l1d_config();
+  l1.mshr.entries = 4;
+  l1.mshr.almost_full_margin = 1;
+  l1.port_width = 1;
+  Bench b(cfg, true, 0.0, 30, l1);
+  std::vector<WarpInstruction*> todo;
+  for (uint32_t i = 0; i < 8; ++i)  // each load touches 32 lines (stride 128 B)
+    todo.push_back(b.mem(StateSpace::Global, isa::AccessKind::Load, 4, ~0u,
+                         [i](uint32_t l) { return 0x200000 + i * 4096 + l * 128; }, i));
+  b.run_in_order(todo, 1, 200000);
+  REQUIRE(b.sink->retired.size() == 8);
+  CHECK(b.stat("lsu.requests") == 8 * 32);
+  CHECK(b.stat("lsu.reservation_fails") > 0);
+  CHECK(b.stat("lsu.lsu_sat_stall_cycles") > 0);
+  CHECK(b.stat("lsu.l1_port_stall_cycles") > 0);
+  CHECK(b.stat("lsu.requests_per_instruction") == Approx(32.0));
+  CHECK(b.stat("lsu.coalescing_efficiency") == Approx(4.0 / 32.0));
+  b.check_quiet();
+  CHECK(b.l1d->idle());
 }
 
 TEST_CASE("lsu constant accesses to distinct words serialise", "[lsu]") {
