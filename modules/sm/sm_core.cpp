@@ -184,8 +184,15 @@ bool SmCore::tick_issue(uint64_t cycle) {
   }
 
   if (resident_ctas_ == 0) return false;
-  for (auto& s : schedulers_) issued_this_cycle_ += s->tick(cycle);
-  return issued_this_cycle_ > 0;
+  bool unit_blocked = false;
+  for (auto& s : schedulers_) {
+    const uint32_t n = s->tick(cycle);
+    issued_this_cycle_ += n;
+    // A warp held only by a busy unit may issue once an initiation interval passes,
+    // without any event: stay awake.
+    unit_blocked = unit_blocked || (n == 0 && s->last_kaws_stall() == KawsStall::Pipeline);
+  }
+  return issued_this_cycle_ > 0 || unit_blocked;
 }
 
 bool SmCore::tick_fetch(uint64_t cycle) {

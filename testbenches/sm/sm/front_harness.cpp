@@ -58,8 +58,18 @@ FrontHarness::FrontHarness(sc_core::sc_module_name name, const SmConfig& cfg, st
 bool FrontHarness::tick(uint64_t cycle) {
   bool busy = back_end.tick(cycle);
   busy = core.tick_issue(cycle) || busy;
+  if (core.resident_ctas() > 0) {
+    const WarpScheduler& s0 = core.scheduler(0);
+    trace.push_back(CycleTrace{cycle, s0.last_issued(), s0.last_elf_stall(), s0.last_kaws_stall()});
+  }
   busy = core.tick_fetch(cycle) || busy;
   return busy;
+}
+
+const CycleTrace& FrontHarness::at(uint64_t cycle) const {
+  for (const CycleTrace& t : trace)
+    if (t.cycle == cycle) return t;
+  throw std::runtime_error("front harness: cycle " + std::to_string(cycle) + " was not ticked");
 }
 
 uint64_t FrontHarness::run(KernelInstance& k, uint64_t max_cycles) {

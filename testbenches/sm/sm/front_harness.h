@@ -23,6 +23,14 @@
 
 namespace gputlm::sm::tb {
 
+// Scheduler 0's outcome of one ticked cycle.
+struct CycleTrace {
+  uint64_t cycle;
+  uint32_t issued;
+  ElfStall elf;
+  KawsStall kaws;
+};
+
 struct IssueRecord {
   uint64_t cycle;
   uint32_t warp;
@@ -81,6 +89,9 @@ class FrontHarness : public sc_core::sc_module {
   StandInBackEnd back_end;
   std::vector<IssueRecord> issued;
   std::vector<CtaCompletion> completions;
+  std::vector<CycleTrace> trace;
+  // Scheduler 0's trace entry of `cycle` (throws if that cycle was not ticked).
+  const CycleTrace& at(uint64_t cycle) const;
 
  private:
   bool tick(uint64_t cycle);

@@ -1,25 +1,28 @@
 // GTO (digest §A2), oldest-first, SWL (§A8) and SFP (§A5): age- or id-ordered policies.
 #include <algorithm>
+#include <array>
+#include <utility>
 
 #include "sm/scheduler/policies/base_policies.h"
 
 namespace gputlm::sm::policies {
 
 void oldest_first(const std::vector<WarpView>& warps, uint32_t skip, std::vector<uint32_t>& order) {
-  const std::size_t before = order.size();
-  for (const WarpView& w : warps)
-    if (w.slot != skip) order.push_back(w.slot);
-  // Ages are unique per SM (CTA sequence, warp in CTA); slot breaks ties defensively.
-  auto age_of = [&](uint32_t slot) {
-    for (const WarpView& w : warps)
-      if (w.slot == slot) return w.age;
-    return ~uint64_t{0};
-  };
-  std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(before), order.end(),
-                   [&](uint32_t a, uint32_t b) {
-                     const uint64_t aa = age_of(a), ab = age_of(b);
-                     return aa != ab ? aa < ab : a < b;
-                   });
+  // Insertion into a small fixed array keeps this allocation-free; ages are unique per SM
+  // (CTA sequence, warp in CTA) and the slot breaks ties defensively.
+  std::array<std::pair<uint64_t, uint32_t>, 64> keys;
+  std::size_t n = 0;
+  for (const WarpView& w : warps) {
+    if (w.slot == skip) continue;
+    const std::pair<uint64_t, uint32_t> k{w.age, w.slot};
+    std::size_t i = n++;
+    while (i > 0 && k < keys[i - 1]) {
+      keys[i] = keys[i - 1];
+      --i;
+    }
+    keys[i] = k;
+  }
+  for (std::size_t i = 0; i < n; ++i) order.push_back(keys[i].second);
 }
 
 namespace {
