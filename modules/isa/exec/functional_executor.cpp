@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "isa/exec/exec_context.h"
+#include "isa/exec/int_semantics.h"
 
 namespace gputlm::isa {
 
@@ -213,7 +214,7 @@ const StepResult& GridExecution::step(WarpContext& w) {
   r.exec_mask = exec;
 
   ++counters_.warp_instructions;
-  counters_.thread_instructions += static_cast<uint32_t>(__builtin_popcount(exec));
+  counters_.thread_instructions += sem::popcount32(exec);
   ++counters_.per_class[static_cast<size_t>(in.cls)];
   ++w.instructions;
   if (counters_.warp_instructions > opts_.max_warp_instructions)

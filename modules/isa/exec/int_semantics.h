@@ -154,12 +154,18 @@ constexpr T shift_right(T a, uint32_t n) {
   }
 }
 
+// Bit-parallel population count (__builtin_popcount is a libgcc call without -mpopcnt).
+constexpr uint32_t popcount32(uint32_t v) {
+  v = v - ((v >> 1) & 0x55555555u);
+  v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+  return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
 template <class T>
 constexpr uint32_t popc(T a) {
   using U = Unsigned<T>;
   U v = static_cast<U>(a);
-  if constexpr (sizeof(T) == 8) return uint32_t(__builtin_popcountll(v));
-  else return uint32_t(__builtin_popcount(uint32_t(v)));
+  if constexpr (sizeof(T) == 8) return popcount32(uint32_t(v)) + popcount32(uint32_t(uint64_t(v) >> 32));
+  else return popcount32(uint32_t(v));
 }
 template <class T>
 constexpr uint32_t clz(T a) {

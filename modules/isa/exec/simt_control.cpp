@@ -6,6 +6,7 @@
 
 #include "isa/exec/exec_context.h"
 #include "isa/exec/functional_executor.h"
+#include "isa/exec/int_semantics.h"
 
 namespace gputlm::isa {
 
@@ -231,7 +232,7 @@ void GridExecution::do_barrier(WarpContext& w, const Instruction& in, uint32_t e
   r.barrier_id = static_cast<uint32_t>(id);
   if (red) {
     uint32_t p = exec_detail::pred_mask(c, in.ops[k + (counted ? 2 : 1)]) & exec;
-    b.red_popc += static_cast<uint32_t>(__builtin_popcount(p));
+    b.red_popc += sem::popcount32(p);
     b.red_all = b.red_all && p == exec;
     b.red_any = b.red_any || p != 0;
     w.bar_red = PendingBarRed{true, in.boolop, exec, p, in.ops[0]};
@@ -259,7 +260,7 @@ bool GridExecution::try_complete_barrier(CtaContext& cta, uint32_t id) {
   BarrierState& b = cta.barriers[id];
   if (b.arrived == 0) return false;
   if (b.expected) {
-    if (static_cast<uint32_t>(__builtin_popcount(b.arrived)) < b.expected) return false;
+    if (sem::popcount32(b.arrived) < b.expected) return false;
   } else {
     uint32_t live = 0;
     for (const WarpContext& w : cta.warps)
