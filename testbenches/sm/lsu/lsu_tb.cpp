@@ -55,43 +55,60 @@ struct Bench {
   std::unique_ptr<tb::FakeL1> fake_d, fake_c, fake_t;
 
   Bench(const LsuConfig& cfg, bool real_l1d, double reject_probability = 0.0, uint32_t mem_latency = 20,
-        const mem::CacheConfig& l1 = l1d_config()) {
-    LsuPlacement place;
-    place.sm = 2;
-    place.num_sms = 4;
-    place.threads_per_sm = 1536;
-    lsu = std::make_unique<Lsu>("lsu", cfg, place, dom, root);
-    wb = std::make_unique<Writeback>("wb", 1, 4, dom, root);
-    sink = std::make_unique<tb::RetireSink>("sink", dom, f.pool);
-    drv = std::make_unique<tb::StageDriver>("drv", dom, 1);
+        const mem::CacheConfig& l1 = l1d_config(), const std::string& prefix = "", bool memory_first = false) {
+    auto n = [&](const char* base) { return prefix + base; };
+    // Creation order decides SystemC's process order within a time step; results must
+    // not depend on it (memory_first builds the memory side first).
+    auto make_core = [&] {
+      LsuPlacement place;
+      place.sm = 2;
+      place.num_sms = 4;
+      place.threads_per_sm = 1536;
+      lsu = std::make_unique<Lsu>(n("lsu").c_str(), cfg, place, dom, root);
+      wb = std::make_unique<Writeback>(n("wb").c_str(), 1, 4, dom, root);
+      sink = std::make_unique<tb::RetireSink>(n("sink").c_str(), dom, f.pool);
+      drv = std::make_unique<tb::StageDriver>(n("drv").c_str(), dom, 1);
+    };
+    auto make_memory = [&] {
+      chk_d = std::make_unique<ProtocolChecker>(n("chk_d").c_str());
+      chk_c = std::make_unique<ProtocolChecker>(n("chk_c").c_str());
+      chk_t = std::make_unique<ProtocolChecker>(n("chk_t").c_str());
+      if (real_l1d) {
+        l1d = std::make_unique<mem::Cache>(n("l1d").c_str(), l1, dom, root);
+        SimpleMemoryConfig mc;
+        mc.latency = mem_latency;
+        memory = std::make_unique<SimpleMemory>(n("memory").c_str(), mc, dom, root);
+        chk_mem = std::make_unique<ProtocolChecker>(n("chk_mem").c_str());
+      } else {
+        fake_d = std::make_unique<tb::FakeL1>(n("fake_d").c_str(), dom, reject_probability, 5, 99);
+      }
+      fake_c = std::make_unique<tb::FakeL1>(n("fake_c").c_str(), dom, 0.0, 4, 1);
+      fake_t = std::make_unique<tb::FakeL1>(n("fake_t").c_str(), dom, 0.0, 4, 2);
+    };
+    if (memory_first) {
+      make_memory();
+      make_core();
+    } else {
+      make_core();
+      make_memory();
+    }
     drv->outs[0].bind(lsu->in);
     lsu->out.bind(wb->in);
     lsu->writeback_status.bind(wb->status_export);
     wb->out.bind(sink->in);
     drv->add_stage(*wb);
     drv->add_stage(*lsu);
-    chk_d = std::make_unique<ProtocolChecker>("chk_d");
-    chk_c = std::make_unique<ProtocolChecker>("chk_c");
-    chk_t = std::make_unique<ProtocolChecker>("chk_t");
     lsu->l1d.bind(chk_d->in);
     lsu->l1c.bind(chk_c->in);
     lsu->l1t.bind(chk_t->in);
     if (real_l1d) {
-      l1d = std::make_unique<mem::Cache>("l1d", l1, dom, root);
-      SimpleMemoryConfig mc;
-      mc.latency = mem_latency;
-      memory = std::make_unique<SimpleMemory>("memory", mc, dom, root);
-      chk_mem = std::make_unique<ProtocolChecker>("chk_mem");
       chk_d->out.bind(l1d->upstream);
       l1d->downstream.bind(chk_mem->in);
       chk_mem->out.bind(memory->in);
       lsu->l1d_status.bind(l1d->status_export);
     } else {
-      fake_d = std::make_unique<tb::FakeL1>("fake_d", dom, reject_probability, 5, 99);
       chk_d->out.bind(fake_d->in);
     }
-    fake_c = std::make_unique<tb::FakeL1>("fake_c", dom, 0.0, 4, 1);
-    fake_t = std::make_unique<tb::FakeL1>("fake_t", dom, 0.0, 4, 2);
     chk_c->out.bind(fake_c->in);
     chk_t->out.bind(fake_t->in);
   }
@@ -118,6 +135,10 @@ struct Bench {
   // Sends the instructions in order as soon as the LSU can accept; records accept cycles.
   std::vector<uint64_t> accepted;
   void run_in_order(std::vector<WarpInstruction*> todo, uint64_t first_cycle = 1, double ns = 20000) {
+    script_in_order(std::move(todo), first_cycle);
+    sc_core::sc_start(ns, sc_core::SC_NS);
+  }
+  void script_in_order(std::vector<WarpInstruction*> todo, uint64_t first_cycle = 1) {
     std::size_t next = 0;
     drv->set_script([this, todo, next, first_cycle](uint64_t c) mutable {
       while (c >= first_cycle && next < todo.size() && lsu->can_accept()) {
@@ -127,7 +148,6 @@ struct Bench {
       }
       return next < todo.size();
     });
-    sc_core::sc_start(ns, sc_core::SC_NS);
   }
   void check_quiet() {
     for (ProtocolChecker* c : {chk_d.get(), chk_c.get(), chk_t.get(), chk_mem.get()}) {
@@ -253,6 +273,40 @@ TEST_CASE("lsu survives MSHR-full refusals and withheld END_REQ of a real L1D", 
   CHECK(b.stat("lsu.coalescing_efficiency") == Approx(4.0 / 32.0));
   b.check_quiet();
   CHECK(b.l1d->idle());
+}
+
+TEST_CASE("lsu results do not depend on module creation order", "[lsu]") {
+  LsuConfig cfg;
+  cfg.requests_per_cycle = 2;
+  mem::CacheConfig l1 = l1d_config();
+  l1.mshr.entries = 4;
+  l1.mshr.almost_full_margin = 1;
+  Bench a(cfg, true, 0.0, 30, l1, "a_", false);
+  Bench b(cfg, true, 0.0, 30, l1, "b_", true);
+  std::mt19937_64 rng(77);
+  std::vector<WarpInstruction*> ta, tbv;
+  for (uint32_t i = 0; i < 12; ++i) {
+    const uint64_t stride = 4ull << (rng() % 6);
+    const uint64_t base = 0x300000 + (rng() % 32) * 128;
+    const auto kind = rng() % 4 == 0 ? isa::AccessKind::Store : isa::AccessKind::Load;
+    auto addr = [=](uint32_t l) { return base + l * stride; };
+    ta.push_back(a.mem(StateSpace::Global, kind, 4, ~0u, addr, i));
+    tbv.push_back(b.mem(StateSpace::Global, kind, 4, ~0u, addr, i));
+  }
+  a.script_in_order(ta);
+  b.script_in_order(tbv);
+  sc_core::sc_start(200000, sc_core::SC_NS);
+  REQUIRE(a.sink->retired.size() == 12);
+  REQUIRE(b.sink->retired.size() == 12);
+  for (std::size_t i = 0; i < 12; ++i) {
+    CHECK(a.sink->retired[i].seq == b.sink->retired[i].seq);
+    CHECK(a.sink->retired[i].cycle == b.sink->retired[i].cycle);
+  }
+  CHECK(a.stat("a_lsu.reservation_fails") > 0);
+  CHECK(a.stat("a_lsu.reservation_fails") == b.stat("b_lsu.reservation_fails"));
+  CHECK(a.stat("a_lsu.l1_port_stall_cycles") == b.stat("b_lsu.l1_port_stall_cycles"));
+  a.check_quiet();
+  b.check_quiet();
 }
 
 TEST_CASE("lsu constant accesses to distinct words serialise", "[lsu]") {
