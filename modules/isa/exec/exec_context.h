@@ -69,34 +69,14 @@ uint64_t symbol_value(const ExecCtx& c, uint32_t symbol);
 // Value of a special register for one lane.
 uint64_t special_value(const ExecCtx& c, const Operand& o, uint32_t lane);
 
-// Row of 32 values for a source operand (Reg, Imm, Special, SymAddr, Pred as 0/1).
+// Row of 32 values for a non-register source operand (Imm, Special, SymAddr, Pred as 0/1),
+// materialised into scratch row `slot`.
+const uint64_t* src_materialise(ExecCtx& c, const Operand& o, uint32_t slot);
+
+// Row of 32 values for a source operand: a register's own row, or a scratch row.
 inline const uint64_t* src(ExecCtx& c, const Operand& o, uint32_t slot) {
-  switch (o.kind) {
-    case OperandKind::Reg: return &c.f.regs[size_t{o.index} * 32];
-    case OperandKind::Imm: {
-      uint64_t* s = c.scratch[slot];
-      for (uint32_t l = 0; l < 32; ++l) s[l] = o.bits;
-      return s;
-    }
-    case OperandKind::SymAddr: {
-      uint64_t* s = c.scratch[slot];
-      uint64_t v = symbol_value(c, o.symbol) + static_cast<uint64_t>(o.offset);
-      for (uint32_t l = 0; l < 32; ++l) s[l] = v;
-      return s;
-    }
-    case OperandKind::Pred: {
-      uint64_t* s = c.scratch[slot];
-      uint32_t m = c.f.preds[o.index];
-      if (o.neg) m = ~m;
-      for (uint32_t l = 0; l < 32; ++l) s[l] = (m >> l) & 1;
-      return s;
-    }
-    default: {  // Special
-      uint64_t* s = c.scratch[slot];
-      for_each_lane(c.mask, [&](uint32_t l) { s[l] = special_value(c, o, l); });
-      return s;
-    }
-  }
+  if (o.kind == OperandKind::Reg) return &c.f.regs[size_t{o.index} * 32];
+  return src_materialise(c, o, slot);
 }
 inline const uint64_t* src(ExecCtx& c, uint32_t k) { return src(c, c.in.ops[k], k); }
 

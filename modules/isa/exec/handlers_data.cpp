@@ -57,6 +57,30 @@ uint64_t special_value(const ExecCtx& c, const Operand& o, uint32_t lane) {
   return 0;
 }
 
+const uint64_t* src_materialise(ExecCtx& c, const Operand& o, uint32_t slot) {
+  uint64_t* s = c.scratch[slot];
+  switch (o.kind) {
+    case OperandKind::Reg: return &c.f.regs[size_t{o.index} * 32];
+    case OperandKind::Imm:
+      for (uint32_t l = 0; l < 32; ++l) s[l] = o.bits;
+      return s;
+    case OperandKind::SymAddr: {
+      uint64_t v = symbol_value(c, o.symbol) + static_cast<uint64_t>(o.offset);
+      for (uint32_t l = 0; l < 32; ++l) s[l] = v;
+      return s;
+    }
+    case OperandKind::Pred: {
+      uint32_t m = c.f.preds[o.index];
+      if (o.neg) m = ~m;
+      for (uint32_t l = 0; l < 32; ++l) s[l] = (m >> l) & 1;
+      return s;
+    }
+    default:  // Special
+      for_each_lane(c.mask, [&](uint32_t l) { s[l] = special_value(c, o, l); });
+      return s;
+  }
+}
+
 namespace {
 
 uint64_t width_mask(ScalarType t) {
