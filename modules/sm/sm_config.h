@@ -40,9 +40,9 @@ struct SchedulerConfig {
             "outer_policy between groups), swl (GTO over the warp_limit oldest warps; B-SWL)",
             config::one_of(scheduler_policy_names()));
     v.param("dual_issue", dual_issue,
-            "a scheduler may issue a second instruction in the same cycle (from the same warp's "
-            "next I-buffer entry if independent, else from the next warp in priority order) when it "
-            "goes to a different unit type",
+            "a scheduler may issue a second instruction of the same warp in the same cycle (its "
+            "next I-buffer entry) when that is ready and goes to a different unit type (GPGPU-Sim "
+            "Fermi dual issue)",
             config::any());
     v.param("fetch_group_size", fetch_group_size, "two_level: warps per fetch group (001 §2.3: 8)",
             config::at_least(1));
