@@ -206,14 +206,14 @@ void h_ld(ExecCtx& c) {
   }
   if (!mem.mixed_spaces && mem.space == StateSpace::Global) {
     BackingStore& store = c.lm.memory().store;
-    // Coalesced case: every lane's bytes lie in one short span of one allocation: check
-    // and read the span once.
+    // Every lane's bytes lie in one span of at most two pages of one allocation (coalesced
+    // or mildly strided): check and read the span once instead of once per lane.
     uint64_t lo = ~uint64_t{0}, hi = 0;
     for_each_lane(c.mask, [&](uint32_t l) {
       lo = std::min(lo, mem.addr[l]);
       hi = std::max(hi, mem.addr[l] + bytes);
     });
-    constexpr uint64_t kSpan = 1024;
+    constexpr uint64_t kSpan = 8192;
     if (hi > lo && hi - lo <= kSpan) {
       bool inside = lo >= c.global_lo && hi <= c.global_hi;
       uint64_t start = 0, size = 0;
