@@ -1,6 +1,7 @@
 #include "runtime/launch_spec.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -89,6 +90,9 @@ class Parser {
     uint64_t v = 0;
     if (n.kind == Number::Kind::Unsigned) v = n.u;
     else if (n.kind == Number::Kind::Signed && n.i >= 0) v = static_cast<uint64_t>(n.i);
+    // An integral real (1e6) counts as an integer, as it does for kernel arguments.
+    else if (n.kind == Number::Kind::Real && n.d >= 0 && n.d < 18446744073709551616.0 && std::trunc(n.d) == n.d)
+      v = static_cast<uint64_t>(n.d);
     else fail(key, "expected a non-negative integer, got " + n.str());
     if (v < lo || v > hi)
       fail(key, std::to_string(v) + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");

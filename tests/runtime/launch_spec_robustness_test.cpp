@@ -97,6 +97,8 @@ TEST_CASE("launch_spec names key paths inside launches, outputs and inits", "[ru
   CHECK_THAT(with("{\"grid\": [1]}", "{\"gird\": [1]}"), Catch::Contains(": launches[0].gird: unknown key"));
   CHECK_THAT(with("\"rtol\": 0", "\"rtoll\": 0"), Catch::Contains(": outputs.y.expect.rtoll: unknown key"));
   CHECK_THAT(with("\"atol\": 0", "\"atol\": -1"), Catch::Contains(": outputs.y.expect.atol: must be a non-negative"));
+  CHECK(with("{\"grid\": [1]}", "{\"grid\": [1e0]}").empty());  // integral reals are integers
+  CHECK_THAT(with("{\"grid\": [1]}", "{\"grid\": [1.5]}"), Catch::Contains(": launches[0].grid[0]: expected a non-negative integer, got 1.5"));
   CHECK_THAT(with("{\"grid\": [1]}", "{\"grid\": [0]}"), Catch::Contains(": launches[0].grid[0]: 0 is out of range"));
   CHECK_THAT(with("{\"grid\": [1]}", "{\"grid\": [1, 1, 1, 1]}"), Catch::Contains(": launches[0].grid: expected an array of 1 to 3"));
   CHECK_THAT(with("\"launches\": [", "\"launches\": [{\"block\": [2048]}, "),
