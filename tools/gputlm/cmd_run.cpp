@@ -1,5 +1,7 @@
-// `gputlm run SPEC.json --functional [--stats FILE] [--quiet]`: runs a launch spec
-// (docs/launch-spec.md) and checks its outputs. Exit status: 0 when every expectation
+// `gputlm run SPEC.json (--functional | --config GPU.json [-p key=value]... [--progress])
+// [--stats FILE] [--quiet]`: runs a launch spec (docs/launch-spec.md) on the functional
+// executor or cycle by cycle on a timing GPU (timing_run.cpp) and checks its outputs.
+// Exit status: 0 when every expectation
 // holds, 3 when an output mismatches, 1 on any error (malformed spec, execution error),
 // 2 on bad usage.
 #include <cstdio>
@@ -7,8 +9,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "cli.h"
+#include "timing_run.h"
 #include "isa/ir.h"
 #include "runtime/launch_spec.h"
 #include "runtime/runtime.h"
@@ -24,9 +28,13 @@ constexpr int kExitMismatch = 3;
 
 int usage(FILE* out) {
   std::fprintf(out,
-               "usage: gputlm run SPEC.json --functional [--stats FILE] [--quiet]\n\n"
+               "usage: gputlm run SPEC.json (--functional | --config GPU.json [-p key=value]... [--progress])\n"
+               "                 [--stats FILE] [--quiet]\n\n"
                "Runs the kernels of a launch spec (docs/launch-spec.md) and checks its outputs.\n"
                "  --functional   run on the functional SIMT executor (no timing)\n"
+               "  --config FILE  run cycle by cycle on the timing GPU of FILE (configs/fermi_gtx480.json)\n"
+               "  -p key=value   override a config parameter (gputlm params --config FILE lists them)\n"
+               "  --progress     show the progress bar even when stderr is not a terminal\n"
                "  --stats FILE   write per-launch statistics and verification results as JSON\n"
                "  --quiet        print only errors and mismatches\n"
                "Exit status: 0 all expectations hold, 3 an output mismatches, 1 error, 2 usage.\n");
@@ -126,8 +134,9 @@ void print_report(const SpecReport& rep, bool quiet) {
 }
 
 int cmd_run(int argc, char** argv) {
-  std::string spec_path, stats_path;
-  bool functional = false, quiet = false;
+  std::string spec_path, stats_path, config_path;
+  std::vector<std::string> overrides;
+  bool functional = false, quiet = false, progress = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--help" || a == "-h") return usage(stdout);
@@ -135,6 +144,14 @@ int cmd_run(int argc, char** argv) {
       functional = true;
     } else if (a == "--quiet") {
       quiet = true;
+    } else if (a == "--progress") {
+      progress = true;
+    } else if (a == "--config" || a == "-p") {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "gputlm run: %s needs a value\n", a.c_str());
+        return usage(stderr);
+      }
+      (a == "-p" ? overrides.emplace_back() : config_path) = argv[++i];
     } else if (a == "--stats") {
       if (i + 1 >= argc) {
         std::fprintf(stderr, "gputlm run: --stats needs a file name\n");
@@ -155,11 +172,24 @@ int cmd_run(int argc, char** argv) {
     std::fprintf(stderr, "gputlm run: no spec given\n");
     return usage(stderr);
   }
-  if (!functional) {
-    std::fprintf(stderr,
-                 "gputlm run: error: the timing model is not available yet (it arrives with the SM "
-                 "issue, issue 5); run with --functional\n");
+  if (functional == !config_path.empty()) {
+    std::fprintf(stderr, "gputlm run: error: choose one model: --config GPU.json (timing, e.g. "
+                         "configs/fermi_gtx480.json) or --functional\n");
     return 1;
+  }
+  if (!overrides.empty() && functional) {
+    std::fprintf(stderr, "gputlm run: -p overrides a GPU config: use it with --config\n");
+    return usage(stderr);
+  }
+  if (!config_path.empty()) {
+    gputlm::cli::TimingRunOptions t;
+    t.spec_path = spec_path;
+    t.config_path = config_path;
+    t.overrides = overrides;
+    t.stats_path = stats_path;
+    t.quiet = quiet;
+    t.progress = progress;
+    return gputlm::cli::run_timing_command(t);
   }
   gputlm::runtime::LaunchSpec spec = gputlm::runtime::parse_launch_spec(spec_path);
   gputlm::runtime::Runtime rt;

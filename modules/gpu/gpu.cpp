@@ -1,0 +1,198 @@
+#include "gpu/gpu.h"
+
+#include <sstream>
+
+namespace gputlm::gpu {
+
+namespace {
+// GPGPU-Sim's occupancy arithmetic (shader_core_config::max_cta): threads are allocated
+// in whole warps, registers per thread in multiples of 4.
+sm::CtaDemand cta_demand(const isa::GridExecution& grid, uint32_t warp_size, uint32_t regs_per_thread,
+                         uint32_t shared_bytes) {
+  sm::CtaDemand d;
+  d.warps = grid.warps_per_cta();
+  d.threads = d.warps * warp_size;
+  d.registers = ((regs_per_thread + 3) & ~3u) * d.threads;
+  d.shared_bytes = shared_bytes;
+  return d;
+}
+}  // namespace
+
+Gpu::Gpu(sc_core::sc_module_name name, GpuConfig cfg)
+    : sc_core::sc_module(name),
+      cfg_([&] {
+        cfg.validate();
+        return cfg;
+      }()),
+      core_(ClockDomain::from_mhz("core", cfg_.clocks.core_mhz)),
+      icnt_clock_(ClockDomain::from_mhz("icnt", cfg_.clocks.icnt_mhz)),
+      l2_clock_(ClockDomain::from_mhz("l2", cfg_.clocks.l2_mhz)),
+      dram_clock_(ClockDomain::from_mhz("dram", cfg_.clocks.dram_mhz)),
+      stats_(basename()) {
+  icnt_ = std::make_unique<Interconnect>("icnt", cfg_.interconnect, icnt_clock_, stats_);
+  for (uint32_t p = 0; p < cfg_.partitions; ++p) {
+    partitions_.push_back(std::make_unique<L2Partition>(("l2p" + std::to_string(p)).c_str(), cfg_.l2, l2_clock_,
+                                                        dram_clock_, stats_, &icnt_->partition_map()));
+    icnt_->mem_side.bind(partitions_.back()->in);
+  }
+  for (uint32_t i = 0; i < cfg_.sms; ++i) {
+    sms_.push_back(std::make_unique<sm::Sm>(("sm" + std::to_string(i)).c_str(), cfg_.sm, i, cfg_.sms, core_, stats_));
+    sms_.back()->memory_socket().bind(icnt_->sm_side);
+  }
+  cta_scheduler_ = std::make_unique<CtaScheduler>("cta_scheduler", cfg_.cta_scheduler, core_, stats_);
+  for (auto& s : sms_) cta_scheduler_->add_sm(*s);
+  cta_scheduler_->add_listener(*this);
+  watchdog_ = std::make_unique<Watchdog>(
+      "watchdog", cfg_.watchdog, core_, [this] { return progress(); },
+      [this](uint64_t c, uint64_t since) { watchdog_fired(c, since); });
+
+  for (const char* s : {"icnt.requests", "icnt.replies"}) memory_progress_.push_back(stats_.find(s));
+  for (uint32_t p = 0; p < cfg_.partitions; ++p)
+    for (const char* s : {".dram.reads", ".dram.writes"})
+      memory_progress_.push_back(stats_.find("l2p" + std::to_string(p) + s));
+  for (const stats::Stat* s : memory_progress_)
+    if (s == nullptr) throw std::logic_error("gpu: a memory-progress statistic is missing (renamed?)");
+}
+
+Gpu::~Gpu() = default;
+
+uint32_t Gpu::launch(const isa::LoadedModule& module, const isa::LaunchParams& params, const LaunchOptions& options) {
+  const uint32_t id = static_cast<uint32_t>(kernels_.size());
+  kernels_.emplace_back();
+  Kernel& k = kernels_.back();
+  k.grid = std::make_unique<isa::GridExecution>(module, params, options.exec);
+  k.grid->set_cycle_source([this] { return core_.now(); });  // %clock reads the core cycle
+  const uint32_t regs = options.registers_per_thread.value_or(0);
+  uint32_t shared = k.grid->shared_bytes_per_cta();
+  if (options.static_shared_bytes) shared = std::max(shared, *options.static_shared_bytes + params.dynamic_shared_bytes);
+  k.instance.id = id;
+  k.instance.name = k.grid->kernel().name;
+  k.instance.grid = k.grid.get();
+  k.instance.registers_per_thread = regs;
+  k.instance.demand = cta_demand(*k.grid, cfg_.sm.warp_size, regs, shared);
+
+  runs_.emplace_back();
+  KernelRun& r = runs_.back();
+  r.id = id;
+  r.kernel = k.instance.name;
+  r.label = options.label;
+  r.grid = params.grid;
+  r.block = params.block;
+  r.registers_per_thread = regs;
+  r.demand = k.instance.demand;
+  r.ctas = k.grid->cta_count();
+
+  // A CTA that can never fit would wait forever: say which resource is too small.
+  const sm::CtaDemand& d = k.instance.demand;
+  const sm::SmConfig& s = cfg_.sm;
+  std::string why;
+  if (d.threads > s.max_threads) why = "threads " + std::to_string(d.threads) + " > " + std::to_string(s.max_threads);
+  else if (d.warps > s.max_warps) why = "warps " + std::to_string(d.warps) + " > " + std::to_string(s.max_warps);
+  else if (d.registers > s.registers)
+    why = "registers " + std::to_string(d.registers) + " > " + std::to_string(s.registers);
+  else if (d.shared_bytes > s.shared_bytes)
+    why = "shared memory " + std::to_string(d.shared_bytes) + " B > " + std::to_string(s.shared_bytes) + " B";
+  if (!why.empty())
+    throw SimulationError("kernel " + k.instance.name + (options.label.empty() ? "" : " (" + options.label + ")") +
+                          ": one CTA does not fit an SM (" + why + ")");
+
+  cta_scheduler_->submit(k.instance, r.ctas, options.dispatch);
+  return id;
+}
+
+const KernelRun& Gpu::kernel_run(uint32_t id) const {
+  if (id >= runs_.size()) throw std::out_of_range("gpu: no kernel with id " + std::to_string(id));
+  return runs_[id];
+}
+
+void Gpu::set_progress_callback(std::function<void(uint64_t)> cb, uint64_t period) {
+  progress_cb_ = std::move(cb);
+  progress_period_ = std::max<uint64_t>(1, period);
+}
+
+uint64_t Gpu::progress() const {
+  uint64_t p = 0;
+  for (const Kernel& k : kernels_) p += k.grid->counters().warp_instructions;
+  for (const stats::Stat* s : memory_progress_) p += static_cast<uint64_t>(s->scalar(stats::View::Total));
+  return p;
+}
+
+void Gpu::update_stats() {
+  for (auto& p : partitions_) p->dram().update_stats();
+}
+
+void Gpu::kernel_admitted(const KernelRecord& r) {
+  kernels_[r.kernel->id].admitted = std::chrono::steady_clock::now();
+  watchdog_->arm();
+}
+
+void Gpu::kernel_completed(const KernelRecord& r) {
+  Kernel& k = kernels_[r.kernel->id];
+  KernelRun& run = runs_[r.kernel->id];
+  run.start_cycle = r.first_cta_cycle;
+  run.end_cycle = r.end_cycle;
+  run.cycles = r.cycles();
+  run.last_cta_time = r.last_cta_time();
+  run.warp_instructions = k.grid->counters().warp_instructions;
+  run.thread_instructions = k.grid->counters().thread_instructions;
+  run.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - k.admitted).count();
+  // The epoch closed here holds everything since the previous kernel completion: exactly
+  // this kernel when kernels run one after the other.
+  update_stats();
+  run.stats = stats_.to_json(stats::View::Epoch);
+  stats_.end_epoch();
+  run.done = true;
+  if (cta_scheduler_->running().empty()) watchdog_->disarm();
+}
+
+void Gpu::watchdog_fired(uint64_t cycle, uint64_t stalled_since) {
+  deadlock_ = "deadlock: no warp instruction issued and no memory progress from core cycle " +
+              std::to_string(stalled_since) + " to " + std::to_string(cycle) + " (watchdog.cycles = " +
+              std::to_string(cfg_.watchdog.cycles) + ")\n" + state_dump();
+}
+
+std::string Gpu::state_dump() const {
+  std::ostringstream os;
+  os << "GPU state at core cycle " << core_.now() << "\n";
+  for (const KernelRecord* r : cta_scheduler_->running())
+    os << "kernel " << r->kernel->id << " " << r->kernel->name << ": " << r->ctas_issued << "/" << r->cta_count
+       << " CTAs issued, " << r->ctas_completed << " completed\n";
+  for (const auto& s : sms_)
+    if (s->resident_ctas() > 0) os << s->state_dump();
+  os << "interconnect: " << icnt_->in_flight() << " requests in flight\n";
+  for (uint32_t p = 0; p < partitions_.size(); ++p)
+    os << "partition " << p << ": " << (partitions_[p]->idle() ? "idle" : "busy") << ", DRAM holds "
+       << partitions_[p]->dram().requests_held() << " requests, L2 MSHRs "
+       << partitions_[p]->bank().mshr_occupied() << "/" << partitions_[p]->bank().mshr_capacity() << "\n";
+  return os.str();
+}
+
+void Gpu::run() {
+  uint64_t next_report = core_.now() + progress_period_;
+  while (!cta_scheduler_->idle()) {
+    const uint64_t now = core_.now();
+    if (cfg_.max_cycles && now >= cfg_.max_cycles)
+      throw SimulationError("run exceeded max_cycles = " + std::to_string(cfg_.max_cycles) + " core cycles\n" +
+                            state_dump());
+    uint64_t until = progress_cb_ ? std::min(next_report, now + 65536) : now + 65536;
+    if (cfg_.max_cycles) until = std::min(until, cfg_.max_cycles);
+    try {
+      sc_core::sc_start(core_.time_of(until) - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
+    } catch (const sc_core::sc_report& e) {
+      // A process threw (an execution error of the functional model, a protocol error):
+      // SystemC reports it as an sc_report carrying the original message.
+      throw SimulationError(std::string(e.get_msg()) + " (at core cycle " + std::to_string(core_.now()) + ")");
+    }
+    if (deadlock_) throw DeadlockError(*deadlock_);
+    if (cta_scheduler_->idle()) break;
+    if (!sc_core::sc_pending_activity())
+      throw DeadlockError("deadlock: the simulation has no pending activity but kernels are unfinished\n" +
+                          state_dump());
+    if (progress_cb_ && core_.now() >= next_report) {
+      progress_cb_(core_.now());
+      next_report = core_.now() + progress_period_;
+    }
+  }
+}
+
+}  // namespace gputlm::gpu

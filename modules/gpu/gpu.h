@@ -1,0 +1,137 @@
+// The GPU top (issue 5 item 3): N SMs, the CTA scheduler, the crossbar, the memory
+// partitions (L2 bank + DRAM channel each) and the deadlock watchdog, in four clock
+// domains (core, interconnect, L2, DRAM), with one statistics tree rooted at "gpu".
+//
+//   SM i (L1I/L1D/L1C/L1T -> SM memory port) --> crossbar sm_side[i]
+//   crossbar mem_side[p] --> memory partition p (L2 bank -> queues -> DRAM channel)
+//
+// Kernels are launched from a decoded module (isa::LoadedModule, whose DeviceMemory the
+// functional model reads and writes as instructions issue) and run cycle by cycle by
+// run(). The timing memory system carries no data: timing decides when, the functional
+// model what (docs/architecture.md §5).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/clock/clock_domain.h"
+#include "core/stats/stats.h"
+#include "gpu/cta_scheduler/cta_scheduler.h"
+#include "gpu/gpu_config.h"
+#include "gpu/watchdog/watchdog.h"
+#include "isa/exec/functional_executor.h"
+#include "mem/interconnect/interconnect.h"
+#include "mem/l2/l2_partition.h"
+#include "sm/sm.h"
+
+namespace gputlm::gpu {
+
+// The run ended because nothing made progress (watchdog) or the simulation starved
+// with kernels unfinished. what() carries the state dump.
+class DeadlockError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Any other failure during simulation (an execution error of the functional model such
+// as an out-of-bounds access, a protocol violation, the cycle limit).
+class SimulationError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What one kernel launch did on the timing GPU.
+struct KernelRun {
+  uint32_t id = 0;
+  std::string kernel;  // mangled name
+  std::string label;
+  isa::Dim3 grid, block;
+  uint32_t registers_per_thread = 0;
+  sm::CtaDemand demand;
+  uint64_t ctas = 0;
+  uint64_t start_cycle = 0, end_cycle = 0, cycles = 0;  // core cycles (first CTA launch .. last CTA finish)
+  uint64_t last_cta_time = 0;                           // KAWS Table 2
+  uint64_t warp_instructions = 0, thread_instructions = 0;
+  double host_seconds = 0;  // from admission to completion
+  nlohmann::json stats;     // the statistics tree's epoch that this kernel's completion closed
+  bool done = false;
+};
+
+class Gpu : public sc_core::sc_module, private CtaSchedulerListener {
+ public:
+  // Validates cfg (config::ConfigError naming the key).
+  Gpu(sc_core::sc_module_name name, GpuConfig cfg);
+  ~Gpu() override;
+
+  struct LaunchOptions {
+    KernelLaunchOptions dispatch;  // stream and optional SM set
+    std::optional<uint32_t> registers_per_thread;  // from ptxas (resources JSON); unknown: 0
+    std::optional<uint32_t> static_shared_bytes;    // overrides the PTX's declared shared memory
+    std::string label;
+    isa::ExecOptions exec;
+  };
+  // Queues a launch; returns its kernel id (launch order). The module must outlive the run.
+  uint32_t launch(const isa::LoadedModule& module, const isa::LaunchParams& params, const LaunchOptions& options);
+
+  // Runs until every launched kernel has completed. Throws DeadlockError (watchdog or
+  // starvation, with the state dump) or SimulationError.
+  void run();
+  // Called about every `period` core cycles during run() (progress bars).
+  void set_progress_callback(std::function<void(uint64_t cycle)> cb, uint64_t period = 100000);
+
+  const KernelRun& kernel_run(uint32_t id) const;
+  const std::deque<KernelRun>& kernel_runs() const { return runs_; }
+  // Every SM's state, outstanding memory requests and running kernels.
+  std::string state_dump() const;
+
+  const GpuConfig& config() const { return cfg_; }
+  stats::Group& stats() { return stats_; }
+  const ClockDomain& core_clock() const { return core_; }
+  uint64_t cycle() const { return core_.now(); }
+  CtaScheduler& cta_scheduler() { return *cta_scheduler_; }
+  sm::Sm& sm(uint32_t i) { return *sms_.at(i); }
+  Interconnect& interconnect() { return *icnt_; }
+  L2Partition& partition(uint32_t p) { return *partitions_.at(p); }
+  // Brings cycle-weighted statistics (DRAM utilisation) up to now.
+  void update_stats();
+  // Warp instructions issued plus memory packets moved so far (watchdog progress).
+  uint64_t progress() const;
+
+ private:
+  struct Kernel {
+    std::unique_ptr<isa::GridExecution> grid;
+    sm::KernelInstance instance;
+    std::chrono::steady_clock::time_point admitted;
+  };
+  // CtaSchedulerListener
+  void kernel_admitted(const KernelRecord& r) override;
+  void kernel_completed(const KernelRecord& r) override;
+  void watchdog_fired(uint64_t cycle, uint64_t stalled_since);
+
+  GpuConfig cfg_;
+  ClockDomain core_, icnt_clock_, l2_clock_, dram_clock_;
+  stats::Group stats_;
+  std::unique_ptr<Interconnect> icnt_;
+  std::vector<std::unique_ptr<L2Partition>> partitions_;
+  std::vector<std::unique_ptr<sm::Sm>> sms_;
+  std::unique_ptr<CtaScheduler> cta_scheduler_;
+  std::unique_ptr<Watchdog> watchdog_;
+  std::vector<const stats::Stat*> memory_progress_;  // interconnect packets, DRAM requests answered
+  std::deque<Kernel> kernels_;  // parallel to runs_, by kernel id
+  std::deque<KernelRun> runs_;
+  std::optional<std::string> deadlock_;
+  std::function<void(uint64_t)> progress_cb_;
+  uint64_t progress_period_ = 100000;
+};
+
+}  // namespace gputlm::gpu

@@ -1,0 +1,39 @@
+// The timing execution backend (issue 5 item 2): runtime::Runtime launches run cycle by
+// cycle on a GPU top elaborated from a GpuConfig, behind the same API as the functional
+// backend. Launches are queued on stream 0 (one after the other, as on one CUDA stream)
+// and simulated when the runtime synchronises; the effects on device memory are those of
+// the functional model, executed as the timing model issues each instruction.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpu/gpu.h"
+#include "runtime/execution_backend.h"
+
+namespace gputlm::gpu {
+
+class TimingBackend : public runtime::ExecutionBackend {
+ public:
+  // Elaborates the GPU (SystemC allows one elaboration per process: one TimingBackend).
+  explicit TimingBackend(const GpuConfig& cfg, isa::ExecOptions exec = {});
+  ~TimingBackend() override;
+
+  std::string name() const override { return "timing (" + gpu_->config().name + ")"; }
+  void launch(const runtime::LaunchRequest& request) override;
+  // Simulates every queued launch to completion (DeadlockError / SimulationError on failure).
+  std::vector<runtime::LaunchResult> synchronize() override;
+
+  Gpu& gpu() { return *gpu_; }
+  // The timing results of every launch so far, in launch order.
+  const std::deque<KernelRun>& kernel_runs() const { return gpu_->kernel_runs(); }
+
+ private:
+  std::unique_ptr<Gpu> gpu_;
+  isa::ExecOptions exec_;
+  std::vector<std::pair<uint32_t, runtime::LaunchRequest>> pending_;
+};
+
+}  // namespace gputlm::gpu

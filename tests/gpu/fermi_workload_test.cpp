@@ -1,0 +1,73 @@
+// Every workload's small input runs to completion on the Fermi GTX480 timing model with
+// its outputs verified against the CPU reference (one test per workload).
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <string>
+
+#include "gpu/timing_backend.h"
+#include "platforms/fermi/fermi_platform.h"
+#include "runtime/launch_spec.h"
+#include "runtime/runtime.h"
+#include "runtime/spec_runner.h"
+
+namespace {
+
+void run_on_fermi(const std::string& name) {
+  using namespace gputlm;
+  const gpu::GpuConfig cfg =
+      platforms::fermi::read_gpu_config(config::ConfigSource::from_file("configs/fermi_gtx480.json"));
+  const std::string spec_path = std::string(GPUTLM_WORKLOADS_BUILD_DIR) + "/" + name + "/small/spec.json";
+  const runtime::LaunchSpec spec = runtime::parse_launch_spec(spec_path);
+  auto backend = std::make_unique<gpu::TimingBackend>(cfg);
+  gpu::TimingBackend& timing = *backend;
+  runtime::Runtime rt(std::move(backend));
+  const runtime::SpecReport rep = runtime::run_launch_spec(spec, rt);
+  REQUIRE(rep.launches.size() == spec.launches.size());
+  REQUIRE(timing.kernel_runs().size() == spec.launches.size());
+  uint64_t cycles = 0, warp = 0;
+  for (const gpu::KernelRun& k : timing.kernel_runs()) {
+    CHECK(k.done);
+    CHECK(k.cycles > 0);
+    CHECK(k.warp_instructions > 0);
+    CHECK(k.end_cycle >= k.start_cycle + k.last_cta_time);
+    cycles += k.cycles;
+    warp += k.warp_instructions;
+  }
+  REQUIRE_FALSE(rep.outputs.empty());
+  for (const auto& o : rep.outputs) {
+    INFO(name << " output " << o.buffer << ": " << o.message());
+    CHECK(o.checked);
+    CHECK(o.compare.ok());
+  }
+  CHECK(timing.gpu().cta_scheduler().idle());
+  WARN(name << ": " << cycles << " cycles, " << warp << " warp instructions");
+}
+
+}  // namespace
+
+#define GPUTLM_FERMI_WORKLOAD_TEST(name)                                                              \
+  TEST_CASE("fermi_workload_" #name " runs on the GTX480 timing model with verified outputs", "[gpu]") { \
+    run_on_fermi(#name);                                                                              \
+  }
+
+GPUTLM_FERMI_WORKLOAD_TEST(vecadd)
+GPUTLM_FERMI_WORKLOAD_TEST(saxpy)
+GPUTLM_FERMI_WORKLOAD_TEST(lbm)
+GPUTLM_FERMI_WORKLOAD_TEST(bfs)
+GPUTLM_FERMI_WORKLOAD_TEST(spmv)
+GPUTLM_FERMI_WORKLOAD_TEST(kmeans)
+GPUTLM_FERMI_WORKLOAD_TEST(strided)
+GPUTLM_FERMI_WORKLOAD_TEST(laplace3d)
+GPUTLM_FERMI_WORKLOAD_TEST(hotspot)
+GPUTLM_FERMI_WORKLOAD_TEST(sgemm)
+GPUTLM_FERMI_WORKLOAD_TEST(mriq)
+GPUTLM_FERMI_WORKLOAD_TEST(cutcp)
+GPUTLM_FERMI_WORKLOAD_TEST(nqueen)
+GPUTLM_FERMI_WORKLOAD_TEST(storegpu)
+GPUTLM_FERMI_WORKLOAD_TEST(reduce)
+GPUTLM_FERMI_WORKLOAD_TEST(scan)
+GPUTLM_FERMI_WORKLOAD_TEST(histogram)
+GPUTLM_FERMI_WORKLOAD_TEST(tailwork)
+GPUTLM_FERMI_WORKLOAD_TEST(dgemv)
+GPUTLM_FERMI_WORKLOAD_TEST(conv1d)

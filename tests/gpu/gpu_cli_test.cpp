@@ -1,0 +1,117 @@
+// The timing path of `gputlm run` and `gputlm suite` as a user runs them: identical
+// statistics from two runs, the deadlock watchdog with its state dump, an out-of-bounds
+// access reported with kernel, thread and address, every config variant running a kernel.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliResult {
+  int exit_code = -1;
+  std::string output;
+};
+
+CliResult run_cli(const std::string& args) {
+  fs::create_directories(GPUTLM_GPU_TEST_TMP);
+  const std::string out = std::string(GPUTLM_GPU_TEST_TMP) + "/cli_output.txt";
+  const std::string cmd = std::string(GPUTLM_CLI) + " " + args + " > " + out + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream f(out);
+  r.output.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  return r;
+}
+
+std::string spec(const std::string& name) {
+  return std::string(GPUTLM_WORKLOADS_BUILD_DIR) + "/" + name + "/small/spec.json";
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream f(path);
+  REQUIRE(f);
+  return nlohmann::json::parse(f);
+}
+
+}  // namespace
+
+TEST_CASE("gpu_top timing run gives identical statistics JSON on two runs", "[gpu][cli]") {
+  const std::string a = std::string(GPUTLM_GPU_TEST_TMP) + "/det_a.json", b = std::string(GPUTLM_GPU_TEST_TMP) + "/det_b.json";
+  for (const std::string& out : {a, b}) {
+    CliResult r = run_cli("run " + spec("histogram") + " --config configs/fermi_gtx480.json --quiet --stats " + out);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+  }
+  nlohmann::json ja = read_json(a), jb = read_json(b);
+  REQUIRE(ja.contains("host"));
+  ja.erase("host");  // host seconds and speeds: the only non-deterministic part
+  jb.erase("host");
+  CHECK(ja["cycles"].get<uint64_t>() > 0);
+  CHECK(ja == jb);
+}
+
+TEST_CASE("gpu_top timing run prints the summary and verifies outputs", "[gpu][cli]") {
+  CliResult r = run_cli("run " + spec("saxpy") + " --config configs/fermi_gtx480.json");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  for (const char* s : {"cycles", "IPC", "warp instructions", "stalls (ELF)", "stalls (KAWS)", "L1D load hit rate",
+                        "L2 load hit rate", "DRAM bandwidth", "warp instr/s", "cycles/s", "PASS"})
+    CHECK_THAT(r.output, Catch::Contains(s));
+}
+
+TEST_CASE("gpu_top watchdog ends a run whose memory never answers, with a state dump", "[gpu][cli][watchdog]") {
+  CliResult r = run_cli("run " + spec("saxpy") +
+                        " --config configs/fermi_gtx480.json -p l2.dram.min_latency=4000000000 -p watchdog.cycles=20000");
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("deadlock"));
+  CHECK_THAT(r.output, Catch::Contains("watchdog.cycles = 20000"));
+  CHECK_THAT(r.output, Catch::Contains("kernel 0"));
+  CHECK_THAT(r.output, Catch::Contains("DRAM holds"));
+  CHECK_THAT(r.output, !Catch::Contains("PASS"));
+}
+
+TEST_CASE("gpu_top reports an out-of-bounds global access with kernel, thread and address", "[gpu][cli]") {
+  // saxpy told that its 16384-element buffers hold 64 times more elements.
+  nlohmann::json s = read_json(spec("saxpy"));
+  const std::string dir = std::string(GPUTLM_WORKLOADS_BUILD_DIR) + "/saxpy/small/";
+  s["ptx"] = dir + "saxpy.ptx";
+  for (auto& b : s["buffers"]) b["init"]["file"] = dir + b["init"]["file"].get<std::string>();
+  s["args"][0] = 16384 * 64;
+  s.erase("outputs");
+  const std::string path = std::string(GPUTLM_GPU_TEST_TMP) + "/oob_spec.json";
+  std::ofstream(path) << s.dump(1);
+  CliResult r = run_cli("run " + path + " --config configs/fermi_gtx480.json");
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("saxpy"));
+  CHECK_THAT(r.output, Catch::Contains("thread"));
+  CHECK_THAT(r.output, Catch::Contains("0x"));
+}
+
+TEST_CASE("gpu_top runs a kernel on every Fermi config variant", "[gpu][cli][fermi]") {
+  for (const char* v : {"fermi_l1d_48k", "elf_table1", "mascar_table1", "thesis_table2_1", "thesis_table5_1"}) {
+    CliResult r = run_cli("run " + spec("vecadd") + " --config configs/variants/" + v + ".json --quiet");
+    INFO(v << ": " << r.output);
+    CHECK(r.exit_code == 0);
+  }
+}
+
+TEST_CASE("gpu_top suite prints a table of workloads", "[gpu][cli]") {
+  CliResult r = run_cli("suite --only vecadd --only saxpy --out " + std::string(GPUTLM_GPU_TEST_TMP) + "/suite");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("vecadd"));
+  CHECK_THAT(r.output, Catch::Contains("saxpy"));
+  CHECK_THAT(r.output, Catch::Contains("2 of 2 workloads passed"));
+}

@@ -1,0 +1,174 @@
+#include "timing_run.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include "gpu/run_summary.h"
+#include "gpu/timing_backend.h"
+#include "isa/ir.h"
+#include "platforms/fermi/fermi_platform.h"
+#include "runtime/launch_spec.h"
+#include "runtime/runtime.h"
+#include "runtime/spec_runner.h"
+
+namespace gputlm::cli {
+
+namespace {
+
+std::string short_name(const std::string& mangled) {
+  std::string d = isa::demangle(mangled);
+  return d.substr(0, d.find('('));
+}
+
+double rate(double n, double seconds) { return seconds > 0 ? n / seconds : 0.0; }
+
+// "[=====>    ] 412/1024 CTAs  cycle 123456" on stderr, rewritten in place.
+class ProgressBar {
+ public:
+  explicit ProgressBar(gpu::Gpu& g) : gpu_(g) {}
+  void update(uint64_t cycle) {
+    uint64_t done = 0, total = 0;
+    for (const gpu::KernelRecord* r : gpu_.cta_scheduler().running()) {
+      done += r->ctas_completed;
+      total += r->cta_count;
+    }
+    const int width = 30;
+    const int filled = total ? static_cast<int>(width * done / total) : 0;
+    std::string bar(static_cast<std::size_t>(filled), '=');
+    bar.resize(width, ' ');
+    std::fprintf(stderr, "\r[%s] %llu/%llu CTAs  core cycle %llu ", bar.c_str(), static_cast<unsigned long long>(done),
+                 static_cast<unsigned long long>(total), static_cast<unsigned long long>(cycle));
+    std::fflush(stderr);
+    shown_ = true;
+  }
+  void finish() {
+    if (shown_) std::fprintf(stderr, "\r%60s\r", "");
+  }
+
+ private:
+  gpu::Gpu& gpu_;
+  bool shown_ = false;
+};
+
+nlohmann::json outputs_json(const runtime::SpecReport& rep) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const runtime::OutputReport& o : rep.outputs) {
+    nlohmann::json e;
+    e["buffer"] = o.buffer;
+    e["checked"] = o.checked;
+    if (o.checked) {
+      e["ok"] = o.compare.ok();
+      e["mismatches"] = o.compare.mismatches;
+      e["message"] = o.message();
+    }
+    out.push_back(e);
+  }
+  return out;
+}
+
+}  // namespace
+
+TimingRunResult run_timing(const TimingRunOptions& opts) {
+  config::ConfigSource source = config::ConfigSource::from_file(opts.config_path);
+  for (const std::string& o : opts.overrides) source.apply_override(o);
+  const gpu::GpuConfig cfg = platforms::fermi::read_gpu_config(source);
+  const runtime::LaunchSpec spec = runtime::parse_launch_spec(opts.spec_path);
+
+  auto backend = std::make_unique<gpu::TimingBackend>(cfg);
+  gpu::TimingBackend& timing = *backend;
+  runtime::Runtime rt(std::move(backend));
+  ProgressBar bar(timing.gpu());
+  if (opts.progress || isatty(STDERR_FILENO))
+    timing.gpu().set_progress_callback([&bar](uint64_t c) { bar.update(c); }, 200000);
+  runtime::SpecReport rep;
+  try {
+    rep = runtime::run_launch_spec(spec, rt);
+  } catch (...) {
+    bar.finish();
+    throw;
+  }
+  bar.finish();
+
+  TimingRunResult res;
+  res.ok = rep.ok();
+  nlohmann::json& j = res.json;
+  j["spec"] = opts.spec_path;
+  j["config"] = opts.config_path;
+  j["platform"] = cfg.name;
+  j["ok"] = rep.ok();
+  j["launches"] = nlohmann::json::array();
+  nlohmann::json host;
+  host["launches"] = nlohmann::json::array();
+  for (const gpu::KernelRun& k : timing.kernel_runs()) {
+    const gpu::RunSummary s = gpu::summarize(k.stats, cfg, k.cycles);
+    nlohmann::json e;
+    e["label"] = k.label;
+    e["kernel"] = k.kernel;
+    e["grid"] = {k.grid.x, k.grid.y, k.grid.z};
+    e["block"] = {k.block.x, k.block.y, k.block.z};
+    e["registers_per_thread"] = k.registers_per_thread;
+    e["ctas"] = k.ctas;
+    e["start_cycle"] = k.start_cycle;
+    e["end_cycle"] = k.end_cycle;
+    e["cycles"] = k.cycles;
+    e["last_cta_time"] = k.last_cta_time;
+    e["warp_instructions"] = k.warp_instructions;
+    e["thread_instructions"] = k.thread_instructions;
+    e["ipc"] = s.ipc();
+    e["stats"] = k.stats;
+    j["launches"].push_back(e);
+    host["launches"].push_back({{"label", k.label},
+                                {"host_seconds", k.host_seconds},
+                                {"warp_instructions_per_second", rate(static_cast<double>(k.warp_instructions), k.host_seconds)},
+                                {"cycles_per_second", rate(static_cast<double>(k.cycles), k.host_seconds)}});
+    res.cycles += k.cycles;
+    res.warp_instructions += k.warp_instructions;
+    res.thread_instructions += k.thread_instructions;
+    res.host_seconds += k.host_seconds;
+  }
+  timing.gpu().update_stats();
+  j["total"] = timing.gpu().stats().to_json(stats::View::Total);
+  j["cycles"] = res.cycles;
+  j["outputs"] = outputs_json(rep);
+  host["seconds"] = res.host_seconds;
+  host["warp_instructions_per_second"] = rate(static_cast<double>(res.warp_instructions), res.host_seconds);
+  host["cycles_per_second"] = rate(static_cast<double>(res.cycles), res.host_seconds);
+  j["host"] = host;  // the only part of the JSON that differs between identical runs
+
+  if (!opts.stats_path.empty()) {
+    std::ofstream f(opts.stats_path);
+    if (!f) throw std::runtime_error("cannot open stats file '" + opts.stats_path + "' for writing");
+    f << j.dump(1) << "\n";
+    if (!f) throw std::runtime_error("failed writing stats file '" + opts.stats_path + "'");
+  }
+
+  if (!opts.quiet) {
+    std::printf("%s on %s (timing, %s)\n", opts.spec_path.c_str(), cfg.name.c_str(), opts.config_path.c_str());
+    std::printf("  %-14s %-24s %10s %8s %14s %12s\n", "launch", "kernel", "cycles", "IPC", "warp instr", "last CTA");
+    for (const gpu::KernelRun& k : timing.kernel_runs()) {
+      const double ipc = k.cycles ? static_cast<double>(k.thread_instructions) / static_cast<double>(k.cycles) : 0;
+      std::printf("  %-14s %-24s %10llu %8.2f %14llu %12llu\n", k.label.c_str(), short_name(k.kernel).c_str(),
+                  static_cast<unsigned long long>(k.cycles), ipc, static_cast<unsigned long long>(k.warp_instructions),
+                  static_cast<unsigned long long>(k.last_cta_time));
+    }
+    const gpu::RunSummary total = gpu::summarize(j["total"], cfg, res.cycles);
+    std::printf("%s", gpu::format_summary(total).c_str());
+    std::printf("  simulation speed     %.0f warp instr/s, %.0f cycles/s (%.2f s host)\n",
+                rate(static_cast<double>(res.warp_instructions), res.host_seconds),
+                rate(static_cast<double>(res.cycles), res.host_seconds), res.host_seconds);
+  }
+  for (const runtime::OutputReport& o : rep.outputs) {
+    const bool bad = o.checked && !o.compare.ok();
+    if (opts.quiet && !bad) continue;
+    std::fprintf(bad ? stderr : stdout, "  output %-12s %s\n", o.buffer.c_str(), o.message().c_str());
+  }
+  if (!opts.quiet) std::printf("%s\n", rep.ok() ? "PASS" : "FAIL");
+  return res;
+}
+
+int run_timing_command(const TimingRunOptions& opts) { return run_timing(opts).ok ? 0 : 3; }
+
+}  // namespace gputlm::cli

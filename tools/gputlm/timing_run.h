@@ -1,0 +1,38 @@
+// The timing path of `gputlm run` (issue 5 item 4): a launch spec on the timing GPU of a
+// config file, outputs verified exactly as on the functional path, and a summary of the
+// run (cycles, IPC, instructions, stall breakdowns, hit rates, DRAM bandwidth,
+// simulation speed).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gputlm::cli {
+
+struct TimingRunOptions {
+  std::string spec_path;
+  std::string config_path;
+  std::vector<std::string> overrides;  // "-p key=value"
+  std::string stats_path;              // write the statistics JSON here when not empty
+  bool quiet = false;
+  bool progress = false;  // force the progress bar (default: only when stderr is a terminal)
+};
+
+// Result of one timing run, for the suite table.
+struct TimingRunResult {
+  bool ok = false;             // every expectation held
+  uint64_t cycles = 0;         // sum over launches
+  uint64_t warp_instructions = 0, thread_instructions = 0;
+  double host_seconds = 0;
+  nlohmann::json json;         // what --stats writes
+};
+
+// Runs the spec; throws on errors (bad spec/config, deadlock, execution error).
+TimingRunResult run_timing(const TimingRunOptions& opts);
+
+// `gputlm run ... --config`: prints the report; returns the exit status (0 ok, 3 mismatch).
+int run_timing_command(const TimingRunOptions& opts);
+
+}  // namespace gputlm::cli
