@@ -82,12 +82,13 @@ TEST_CASE("gpu_top watchdog ends a run whose memory never answers, with a state 
 }
 
 TEST_CASE("gpu_top reports an out-of-bounds global access with kernel, thread and address", "[gpu][cli]") {
-  // saxpy told that its 16384-element buffers hold 64 times more elements.
+  // saxpy over 64 times more threads and elements than its 16384-element buffers hold.
   nlohmann::json s = read_json(spec("saxpy"));
   const std::string dir = std::string(GPUTLM_WORKLOADS_BUILD_DIR) + "/saxpy/small/";
   s["ptx"] = dir + "saxpy.ptx";
   for (auto& b : s["buffers"]) b["init"]["file"] = dir + b["init"]["file"].get<std::string>();
   s["args"][0] = 16384 * 64;
+  s["grid"][0] = s["grid"][0].get<uint32_t>() * 64;
   s.erase("outputs");
   const std::string path = std::string(GPUTLM_GPU_TEST_TMP) + "/oob_spec.json";
   std::ofstream(path) << s.dump(1);
