@@ -127,3 +127,46 @@ TEST_CASE("input_buffer decisions do not depend on evaluation order within a cyc
   CHECK_FALSE(a.ready(11));  // visible to the owner one cycle later
   CHECK(a.ready(12));
 }
+
+namespace {
+// Calls wake() on a block from another method at exactly the edge where the block's
+// last busy tick is scheduled, in either evaluation order.
+struct EdgeSender : sc_core::sc_module {
+  ClockedProcess* target = nullptr;
+  sc_core::sc_event ev;
+  SC_HAS_PROCESS(EdgeSender);
+  EdgeSender(sc_core::sc_module_name n, sc_time at) : sc_module(n) {
+    SC_METHOD(fire);
+    sensitive << ev;
+    dont_initialize();
+    ev.notify(at);
+  }
+  void fire() { target->wake(); }
+};
+struct BusyUntil : sc_core::sc_module {
+  ClockDomain domain = ClockDomain::from_mhz("d", 1000.0);
+  std::vector<uint64_t> ticks;
+  ClockedProcess proc{"tick", domain, [this](uint64_t c) {
+                        ticks.push_back(c);
+                        return c < 10;  // busy through cycle 9, the tick at 10 goes to sleep
+                      },
+                      true};
+  explicit BusyUntil(sc_core::sc_module_name n) : sc_module(n) {}
+};
+}  // namespace
+
+TEST_CASE("clocked_process keeps a wake-up that arrives at an edge where its tick is due", "[clock]") {
+  // Two pairs created in opposite orders, so that one of them has the sender evaluated
+  // before the block's scheduled tick at edge 10.
+  EdgeSender s1("s1", sc_time(10, SC_NS));
+  BusyUntil b1("b1");
+  BusyUntil b2("b2");
+  EdgeSender s2("s2", sc_time(10, SC_NS));
+  s1.target = &b1.proc;
+  s2.target = &b2.proc;
+  sc_core::sc_start(sc_time(100, SC_NS));
+  std::vector<uint64_t> expected;
+  for (uint64_t c = 0; c <= 11; ++c) expected.push_back(c);
+  CHECK(b1.ticks == expected);
+  CHECK(b2.ticks == expected);
+}

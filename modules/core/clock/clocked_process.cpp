@@ -26,8 +26,14 @@ void ClockedProcess::wake() {
     wake_requested_ = true;
     return;
   }
-  if (!sleeping_) return;
-  wake_event_.notify(domain_.delay_to_next_edge());
+  if (sleeping_) {
+    wake_event_.notify(domain_.delay_to_next_edge());
+    return;
+  }
+  // A tick is scheduled, possibly at this very time step and not yet run; it may decide
+  // to sleep. Keep the edge after now as a timer so the wake-up cannot be lost.
+  const uint64_t next = domain_.cycle_at(domain_.edge_after(sc_core::sc_time_stamp()));
+  if (next < timer_cycle_) timer_cycle_ = next;
 }
 
 void ClockedProcess::wake_at(uint64_t cycle) {

@@ -21,7 +21,7 @@ TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, const TrafficGe
       domain_(domain),
       pool_(cfg.line_bytes, std::string(basename()) + ".pool"),
       events_(2 * cfg.max_outstanding + 2),
-      rng_(cfg.seed * 0x9E3779B97F4A7C15ull + 1),
+      rng_(mix_seed(cfg.seed)),
       stats_(parent, basename()),
       issued_(stats_, "issued", "requests sent"),
       completed_(stats_, "completed", "responses received"),
@@ -33,6 +33,16 @@ TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, const TrafficGe
       process_("tick", domain, [this](uint64_t c) { return tick(c); }, /*start_awake=*/cfg.requests > 0) {
   cfg_.validate();
   out.bind(*this);
+}
+
+// The seed goes through the splitmix64 finaliser so that nearby seeds (one per SM) give
+// unrelated streams; a plain multiple of the increment would make seed s+1 the stream of
+// seed s shifted by one draw.
+uint64_t TrafficGenerator::mix_seed(uint64_t seed) {
+  uint64_t z = seed + 0x632BE59BD9B4E019ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
 }
 
 uint64_t TrafficGenerator::next_random() {

@@ -66,6 +66,7 @@ class TrafficGenerator : public sc_core::sc_module, public tlm::tlm_bw_transport
   bool tick(uint64_t cycle);
   uint64_t next_address();
   uint64_t next_random();
+  static uint64_t mix_seed(uint64_t seed);
   void complete(tlm::tlm_generic_payload& gp, uint64_t cycle);
 
   struct Event {
