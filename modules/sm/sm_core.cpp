@@ -25,7 +25,6 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id
       cfg_(validated(cfg, "sm")),
       sm_id_(sm_id),
       clock_(core_clock),
-      group_(group),
       table_(cfg_.max_warps, cfg_.fetch.ibuffer_entries),
       shared_(group, cfg_.scheduler.count),
       ctas_(cfg_.max_ctas),

@@ -90,7 +90,6 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
   SmConfig cfg_;
   uint32_t sm_id_;
   const ClockDomain& clock_;
-  stats::Group& group_;
   WarpTable table_;
   IssueShared shared_;
   std::unique_ptr<Scoreboard> scoreboard_;
