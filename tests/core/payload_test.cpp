@@ -41,6 +41,9 @@ TEST_CASE("backing_store is sparse and zero-filled", "[memory]") {
   CHECK(m.page_count() == 2);
   CHECK(m.load<uint64_t>(4096 - 4) == 0x1122334455667788ull);
   CHECK(m.load<uint32_t>(4096) == 0x11223344u);
+  m.store<uint32_t>(0x00F0'0000'0000ull, 7);  // above the radix table's range
+  CHECK(m.load<uint32_t>(0x00F0'0000'0000ull) == 7);
+  CHECK(m.page_count() == 3);
   m.fill(10000, 0xAB, 3);
   CHECK(m.load<uint8_t>(10002) == 0xAB);
   CHECK(m.load<uint8_t>(10003) == 0);

@@ -8,11 +8,19 @@ namespace gputlm {
 
 const BackingStore::Page* BackingStore::find_page(uint64_t index) const {
   if (index == last_index_) return last_page_;
-  auto it = pages_.find(index);
-  if (it == pages_.end()) return nullptr;
-  last_index_ = index;
-  last_page_ = it->second.get();
-  return last_page_;
+  const Page* p = nullptr;
+  if (index < kRadixPages) {
+    const uint64_t top = index >> kLeafBits;
+    if (top < radix_.size() && radix_[top]) p = (*radix_[top])[index & ((1u << kLeafBits) - 1)].get();
+  } else {
+    auto it = high_pages_.find(index);
+    if (it != high_pages_.end()) p = it->second.get();
+  }
+  if (p) {
+    last_index_ = index;
+    last_page_ = p;
+  }
+  return p;
 }
 
 BackingStore::Page& BackingStore::get_page(uint64_t index) {
@@ -20,10 +28,26 @@ BackingStore::Page& BackingStore::get_page(uint64_t index) {
   auto page = std::make_unique<Page>();
   page->fill(0);
   Page* raw = page.get();
-  pages_.emplace(index, std::move(page));
+  if (index < kRadixPages) {
+    const uint64_t top = index >> kLeafBits;
+    if (top >= radix_.size()) radix_.resize(top + 1);
+    if (!radix_[top]) radix_[top] = std::make_unique<Leaf>();
+    (*radix_[top])[index & ((1u << kLeafBits) - 1)] = std::move(page);
+  } else {
+    high_pages_.emplace(index, std::move(page));
+  }
+  ++page_count_;
   last_index_ = index;
   last_page_ = raw;
   return *raw;
+}
+
+void BackingStore::clear() {
+  radix_.clear();
+  high_pages_.clear();
+  page_count_ = 0;
+  last_page_ = nullptr;
+  last_index_ = ~uint64_t{0};
 }
 
 void BackingStore::read(uint64_t addr, void* dst, std::size_t len) const {

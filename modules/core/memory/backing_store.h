@@ -33,16 +33,22 @@ class BackingStore {
     write(addr, &v, sizeof(T));
   }
 
-  std::size_t page_count() const { return pages_.size(); }
-  void clear() { pages_.clear(); last_page_ = nullptr; last_index_ = ~uint64_t{0}; }
+  std::size_t page_count() const { return page_count_; }
+  void clear();
 
  private:
   using Page = std::array<uint8_t, kPageBytes>;
   const Page* find_page(uint64_t index) const;
   Page& get_page(uint64_t index);
 
-  // Ordered map: iteration order never depends on pointer values (determinism).
-  std::map<uint64_t, std::unique_ptr<Page>> pages_;
+  // Pages below 2^40 (every device allocation) sit in a two-level radix table: O(1)
+  // lookup for scattered accesses. Pages above (rare) sit in an ordered map.
+  static constexpr unsigned kLeafBits = 14;
+  static constexpr uint64_t kRadixPages = uint64_t{1} << 28;  // 2^40 bytes / 4 KiB
+  using Leaf = std::array<std::unique_ptr<Page>, std::size_t{1} << kLeafBits>;
+  std::vector<std::unique_ptr<Leaf>> radix_;
+  std::map<uint64_t, std::unique_ptr<Page>> high_pages_;
+  std::size_t page_count_ = 0;
   mutable const Page* last_page_ = nullptr;  // one-entry lookup cache
   mutable uint64_t last_index_ = ~uint64_t{0};
 };
