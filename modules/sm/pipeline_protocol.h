@@ -108,7 +108,9 @@ class PipelineStage {
  public:
   virtual ~PipelineStage() = default;
   // One cycle of work; returns true while the stage holds work that needs further ticks
-  // without any outside event (the SM sleeps only when every stage returns false).
+  // without any outside event, including while its availability (IssueStatusIF,
+  // UnitStatusIF) will change by itself, e.g. at the end of an initiation interval (the SM
+  // sleeps only when every stage returns false).
   virtual bool tick(uint64_t cycle) = 0;
   // Human-readable state for the deadlock watchdog (empty when idle).
   virtual std::string state_dump() const { return {}; }

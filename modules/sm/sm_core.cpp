@@ -183,15 +183,10 @@ bool SmCore::tick_issue(uint64_t cycle) {
   }
 
   if (resident_ctas_ == 0) return false;
-  bool unit_blocked = false;
-  for (auto& s : schedulers_) {
-    const uint32_t n = s->tick(cycle);
-    issued_this_cycle_ += n;
-    // A warp held only by a busy unit may issue once an initiation interval passes,
-    // without any event: stay awake.
-    unit_blocked = unit_blocked || (n == 0 && s->last_kaws_stall() == KawsStall::Pipeline);
-  }
-  return issued_this_cycle_ > 0 || unit_blocked;
+  // A warp held by a busy unit is released by that unit, which reports itself busy while
+  // its availability can change without an outside event (PipelineStage::tick).
+  for (auto& s : schedulers_) issued_this_cycle_ += s->tick(cycle);
+  return issued_this_cycle_ > 0;
 }
 
 bool SmCore::tick_fetch(uint64_t cycle) {

@@ -43,7 +43,11 @@ bool StandInBackEnd::tick(uint64_t cycle) {
     ++n;
   }
   in_flight_.erase(in_flight_.begin(), in_flight_.begin() + static_cast<std::ptrdiff_t>(n));
-  return !in_flight_.empty();
+  // Busy while something is in flight or a unit becomes available again by itself.
+  bool interval_pending = false;
+  for (const auto& per_scheduler : next_accept_)
+    for (uint64_t next : per_scheduler) interval_pending = interval_pending || next > cycle;
+  return !in_flight_.empty() || interval_pending;
 }
 
 }  // namespace gputlm::sm::tb
