@@ -34,6 +34,7 @@ Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32
       oc_("operand_collector", cfg_.operand_collector, cfg_.exec, core_clock, group_),
       lsu_("lsu", cfg_.lsu, placement(cfg_, sm_id, num_sms), core_clock, group_),
       writeback_("writeback", cfg_.exec.writeback_ports, cfg_.exec.writeback_buffer, core_clock, group_) {
+  core_.set_num_sms(num_sms);
   // Front half <-> caches.
   core_.fetch().l1i.bind(l1i_.upstream);
   core_.fetch().l1i_status.bind(l1i_.status_export);

@@ -108,6 +108,7 @@ void SmCore::launch_cta(KernelInstance& k, uint64_t cta_linear_id) {
     s.ctx->smid = sm_id_;
     s.ctx->hw_warp_id = w;
     s.ctx->nwarpid = cfg_.max_warps;
+    s.ctx->nsmid = num_sms_;
   }
   ++resident_ctas_;
   used_threads_ += k.demand.threads;

@@ -61,6 +61,8 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
 
   // --- parts ---------------------------------------------------------------------------
   uint32_t sm_id() const { return sm_id_; }
+  // SMs of the GPU (the functional warps' %nsmid); 1 until set.
+  void set_num_sms(uint32_t n) { num_sms_ = n; }
   const SmConfig& config() const { return cfg_; }
   FetchUnit& fetch() { return *fetch_; }
   Scoreboard& scoreboard() { return *scoreboard_; }
@@ -89,6 +91,7 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
 
   SmConfig cfg_;
   uint32_t sm_id_;
+  uint32_t num_sms_ = 1;
   const ClockDomain& clock_;
   WarpTable table_;
   IssueShared shared_;
