@@ -1,6 +1,9 @@
 #include "sm/scheduler/warp_scheduler.h"
 
+#include <algorithm>
 #include <cstdio>
+
+#include "sm/scheduler/policies/base_policies.h"
 
 namespace gputlm::sm {
 
@@ -47,6 +50,7 @@ WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const Sm
       last_block_(table.size(), WarpBlock::NotEligible) {
   views_.reserve(table.size());
   order_.reserve(table.size());
+  by_age_.reserve(table.size());
 }
 
 WarpScheduler::Readiness WarpScheduler::evaluate(uint32_t slot) const {
@@ -141,6 +145,15 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
     if (table_.live(w)) views_.push_back(WarpView{w, w / n, table_[w].age});
   order_.clear();
   policy_->order(views_, order_);
+  if (warp_limit_ > 0 && views_.size() > warp_limit_) {
+    // Keep only the warp_limit_ oldest warps, in the policy's order.
+    by_age_.clear();
+    policies::oldest_first(views_, 0xffffffffu, by_age_);
+    by_age_.resize(warp_limit_);
+    order_.erase(std::remove_if(order_.begin(), order_.end(),
+                                [&](uint32_t w) { return std::find(by_age_.begin(), by_age_.end(), w) == by_age_.end(); }),
+                 order_.end());
+  }
 
   StallObservation obs;
   last_issued_ = 0;

@@ -62,6 +62,10 @@ class WarpScheduler : public sc_core::sc_module {
   // warp limits); default all set.
   void set_issue_mask(uint64_t mask) { mask_ = mask; }
   uint64_t issue_mask() const { return mask_; }
+  // At most `n` warps of this scheduler may issue: the n oldest resident ones (dynamic warp
+  // limiting: LAWS-TH, DYNCTA-like throttles); 0 = no limit (default).
+  void set_warp_limit(uint32_t n) { warp_limit_ = n; }
+  uint32_t warp_limit() const { return warp_limit_; }
   // A per-instruction veto (Mascar: a non-owner's memory instruction in MP mode).
   using IssueFilter = std::function<bool(uint32_t slot, const isa::Instruction& in)>;
   void set_issue_filter(IssueFilter f) { filter_ = std::move(f); }
@@ -94,6 +98,8 @@ class WarpScheduler : public sc_core::sc_module {
   std::vector<uint32_t> order_;
   std::vector<WarpBlock> last_block_;
   uint64_t mask_ = ~uint64_t{0};
+  uint32_t warp_limit_ = 0;
+  std::vector<uint32_t> by_age_;
   IssueFilter filter_;
   IssueObserver observer_;
   uint32_t last_issued_ = 0;

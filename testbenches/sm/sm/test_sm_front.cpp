@@ -144,3 +144,26 @@ TEST_CASE("sm front: a loop refetches after each taken branch and sums correctly
   const uint64_t sched_cycles = static_cast<uint64_t>(cycles->scalar(stats::View::Total)) * cfg.scheduler.count;
   CHECK(per->sum() + elf->sum() == sched_cycles);
 }
+
+TEST_CASE("scheduler warp limit: only the oldest warps issue; the others are not eligible", "[sm][scheduler]") {
+  SmConfig cfg;
+  cfg.scheduler.count = 1;
+  cfg.operand_collector.schedulers = 1;
+  cfg.scheduler.policy = "lrr";
+  FrontHarness tb("tb", cfg, latencies(), ones());
+  tb.core.scheduler(0).set_warp_limit(1);
+  KernelUnderTest k(kPtx, "alu_chain", {1, 1, 1}, {64, 1, 1});
+  const uint64_t out = k.upload(std::vector<int>(64, 0));
+  k.set_param<uint64_t>(0, out);
+  k.set_param<int>(1, 7);
+  tb.run(k.instance());
+  const auto r = k.download<int>(out, 64);
+  for (int t = 0; t < 64; ++t) CHECK(r[t] == alu_chain_ref(t, 7));
+  // Warp 1 (younger) starts issuing only after warp 0 issued its last instruction.
+  uint64_t last0 = 0, first1 = ~uint64_t{0};
+  for (const auto& i : tb.issued) {
+    if (i.warp == 0) last0 = std::max(last0, i.cycle);
+    if (i.warp == 1) first1 = std::min(first1, i.cycle);
+  }
+  CHECK(first1 > last0);
+}
