@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -218,7 +219,9 @@ int cmd_suite(int argc, char** argv) {
     else if (j.exit_code == 3) r.status = "MISMATCH";
     else r.status = "ERROR";
     if (r.status != "PASS") {
-      r.detail = first_error_line(j.log);
+      r.detail = j.exit_code >= 128 ? "killed by signal " + std::to_string(j.exit_code - 128) +
+                                          (j.exit_code - 128 == SIGSEGV ? " (segmentation fault)" : "")
+                                    : first_error_line(j.log);
       all_ok = false;
     }
     if (s.is_object()) {
