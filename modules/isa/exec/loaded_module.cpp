@@ -103,6 +103,39 @@ LoadedModule::LoadedModule(Module module, DeviceMemory& mem) : module_(std::move
       std::memcpy(const_bank_.data() + s.offset, s.init.data(), s.init.size());
     }
   }
+  apply_relocations();
+}
+
+// Address-valued initialisers (`.u64 p = generic(x)+4`): the address of x is only known
+// once the global segment is placed, so the parser records them and they are patched here.
+void LoadedModule::apply_relocations() {
+  for (const Symbol& s : module_.symbols) {
+    for (const Relocation& r : s.relocations) {
+      if (r.symbol >= module_.symbols.size())
+        throw ExecError(module_.file + ":" + std::to_string(s.line) + ": initialiser of '" + s.name +
+                        "' refers to an unknown symbol");
+      const Symbol& target = module_.symbols[r.symbol];
+      uint64_t address;
+      if (target.kind == SymbolKind::Global)
+        address = global_base_ + target.offset;  // global addresses are their own generic addresses
+      else if (target.kind == SymbolKind::Const)
+        address = (r.generic ? kConstWindowBase : 0) + target.offset;
+      else
+        throw ExecError(module_.file + ":" + std::to_string(s.line) + ": initialiser of '" + s.name +
+                        "' takes the address of '" + target.name + "', a " + symbol_kind_name(target.kind) +
+                        " symbol (only .global and .const addresses are known at load time)");
+      address += static_cast<uint64_t>(r.addend);
+      if (r.bytes > 8 || r.offset + r.bytes > s.size)
+        throw ExecError(module_.file + ":" + std::to_string(s.line) + ": address initialiser outside '" +
+                        s.name + "'");
+      uint8_t bytes[8];
+      std::memcpy(bytes, &address, 8);  // little-endian, truncated to the element width
+      if (s.kind == SymbolKind::Global)
+        mem_->store.write(global_base_ + s.offset + r.offset, bytes, r.bytes);
+      else if (s.kind == SymbolKind::Const)
+        std::memcpy(const_bank_.data() + s.offset + r.offset, bytes, r.bytes);
+    }
+  }
 }
 
 namespace {

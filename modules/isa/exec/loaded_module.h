@@ -40,6 +40,7 @@ class LoadedModule {
   exec_detail::ExecFn handler(uint32_t func, uint32_t index) const { return handlers_[func][index]; }
 
  private:
+  void apply_relocations();
   Module module_;
   DeviceMemory* mem_;
   uint64_t global_base_ = 0;

@@ -127,3 +127,12 @@ TEST_CASE("functional: counters are consistent and runs are deterministic for an
     }
   }
 }
+
+TEST_CASE("simt: module variables initialised with addresses of other variables", "[simt]") {
+  // cu/relocations.cu: `__device__ int* second = &table[1]` and friends; nvcc writes
+  // them as generic(sym)+offset initialisers that the loader patches.
+  TestDevice dev("tests/isa/exec/cu/relocations.ptx");
+  uint64_t out = dev.alloc<int>(5, 0);
+  dev.run("read_through_pointers", d1(1), d1(1), 0, out);
+  CHECK(dev.download<int>(out, 5) == std::vector<int>{20, 40, 10, 9, 99});
+}
