@@ -4,7 +4,9 @@
 // a dependent instruction issues exactly `latency` cycles after its producer.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <map>
+#include <utility>
 
 #include "front_harness.h"
 
@@ -166,4 +168,45 @@ TEST_CASE("scheduler warp limit: only the oldest warps issue; the others are not
     if (i.warp == 1) first1 = std::min(first1, i.cycle);
   }
   CHECK(first1 > last0);
+}
+
+namespace {
+// dual_issue kernel: ... 9 sin | 10 xor, 11 cos (fetched together; cos is independent of
+// xor and goes to the SFU). Returns (xor issue cycle, cos issue cycle).
+std::pair<uint64_t, uint64_t> run_dual(bool dual) {
+  SmConfig cfg;
+  cfg.scheduler.count = 1;
+  cfg.operand_collector.schedulers = 1;
+  cfg.scheduler.dual_issue = dual;
+  FrontHarness tb("tb", cfg, latencies(), ones());
+  KernelUnderTest k(kPtx, "dual_issue", {1, 1, 1}, {32, 1, 1});
+  const uint64_t fout = k.upload(std::vector<float>(32, 0.f)), iout = k.upload(std::vector<int>(32, 0));
+  k.set_param<uint64_t>(0, fout);
+  k.set_param<uint64_t>(1, iout);
+  k.set_param<float>(2, 0.01f);
+  k.set_param<int>(3, 5);
+  tb.run(k.instance());
+  const auto f = k.download<float>(fout, 32);
+  const auto i = k.download<int>(iout, 32);
+  for (int t = 0; t < 32; ++t) {
+    CHECK(i[t] == ((5 ^ t) + 5));
+    CHECK(f[t] == Approx(std::sin(0.01f * t) + std::cos(0.01f * t)).epsilon(1e-3));
+  }
+  uint64_t x = 0, c = 0;
+  for (const auto& r : tb.issued) {
+    if (r.text.rfind("xor.b32", 0) == 0) x = r.cycle;
+    if (r.text.rfind("cos.approx", 0) == 0) c = r.cycle;
+  }
+  return {x, c};
+}
+}  // namespace
+
+TEST_CASE("scheduler dual issue: the next independent instruction to another unit issues in the same cycle", "[sm][scheduler]") {
+  const auto [x, c] = run_dual(true);
+  CHECK(c == x);
+}
+
+TEST_CASE("scheduler single issue: the same pair issues in consecutive cycles", "[sm][scheduler]") {
+  const auto [x, c] = run_dual(false);
+  CHECK(c == x + 1);
 }

@@ -33,3 +33,16 @@ extern "C" __global__ void loop_sum(int* out, int n) {
   for (int i = 0; i < n; ++i) s += i ^ threadIdx.x;
   out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
+
+// Independent SP and SFU work interleaved (dual-issue candidates: an SFU op next to an
+// independent integer op).
+extern "C" __global__ void dual_issue(float* fout, int* iout, float a, int b) {
+  int t = threadIdx.x;
+  float x = a * t;
+  float s = __sinf(x);
+  int i = b ^ t;
+  float c = __cosf(x);
+  int j = i + b;
+  fout[t] = s + c;
+  iout[t] = j;
+}
