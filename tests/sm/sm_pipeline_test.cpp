@@ -67,6 +67,14 @@ TEST_CASE("sm: a dependent ALU chain in one warp issues once per ALU latency", "
     CHECK(chain[i].cycle - chain[i - 1].cycle == lat + kPipelineOverhead);
   }
   CHECK(tb.sm.idle());
+  // While its only warp waits on memory (parameter loads, the output store) the SM sleeps:
+  // fewer activations than active cycles, and the slept cycles are counted.
+  const auto* cycles = tb.root.find("sm0.cycles");
+  const auto* slept = tb.root.find("sm0.sleep_cycles");
+  REQUIRE(cycles != nullptr);
+  REQUIRE(slept != nullptr);
+  CHECK(slept->scalar(stats::View::Epoch) > 0);
+  CHECK(tb.sm.process().activations() < static_cast<uint64_t>(cycles->scalar(stats::View::Epoch)));
 }
 
 TEST_CASE("sm: two independent warps interleave on one scheduler", "[sm]") {
