@@ -210,3 +210,26 @@ TEST_CASE("scheduler single issue: the same pair issues in consecutive cycles", 
   const auto [x, c] = run_dual(false);
   CHECK(c == x + 1);
 }
+
+TEST_CASE("sm front: the state dump names each warp's pc, next instruction, wait reason and pending registers", "[sm]") {
+  SmConfig cfg;
+  cfg.scheduler.count = 1;
+  cfg.operand_collector.schedulers = 1;
+  // A 200-cycle memory latency for the stand-in LSU keeps the warps waiting on ld.param.
+  FrontHarness tb("tb", cfg, {4, 8, 8, 4, 200}, ones());
+  KernelUnderTest k(kPtx, "barrier_diverge", {1, 1, 1}, {64, 1, 1});
+  k.set_param<uint64_t>(0, k.upload(std::vector<int>(64, 0)));
+  k.set_param<int>(1, 1);
+  KernelInstance& ki = k.instance();
+  tb.core.launch_cta(ki, 0);
+  sc_core::sc_start(tb.clock.period() * 120);
+  const std::string dump = tb.core.state_dump();
+  INFO(dump);
+  CHECK(dump.find("1 CTA(s), 2 warp(s)") != std::string::npos);
+  CHECK(dump.find("warp 0 (cta 0 warp 0") != std::string::npos);
+  CHECK(dump.find("warp 1 (cta 0 warp 1") != std::string::npos);
+  CHECK(dump.find("`cvta.to.global.u64") != std::string::npos);  // next instruction text
+  CHECK(dump.find("scoreboard_memory") != std::string::npos);     // waits on the parameter load
+  CHECK(dump.find("pending writes r") != std::string::npos);
+  CHECK(dump.find("(mem)") != std::string::npos);
+}
