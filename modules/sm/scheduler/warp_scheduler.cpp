@@ -51,6 +51,7 @@ WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const Sm
   views_.reserve(table.size());
   order_.reserve(table.size());
   by_age_.reserve(table.size());
+  borrowed_.reserve(table.size());
 }
 
 WarpScheduler::Readiness WarpScheduler::evaluate(uint32_t slot) const {
@@ -76,7 +77,7 @@ WarpScheduler::Readiness WarpScheduler::evaluate(uint32_t slot) const {
   return r;
 }
 
-UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle) {
+UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
   WarpSlot& s = table_[slot];
   const IBufferEntry head = table_.ibuf_head(slot);
   const isa::StepResult& r = s.grid->step(*s.ctx);
@@ -123,7 +124,7 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle) {
   ++shared_.warp_instructions;
   shared_.thread_instructions.add(static_cast<uint64_t>(__builtin_popcount(r.exec_mask)));
   shared_.issued_per_scheduler.add(id_);
-  policy_->issued(slot, *head.instr);
+  if (own) policy_->issued(slot, *head.instr);  // a borrowed warp is not this policy's
   if (observer_) observer_(wi);
   const UnitType unit = wi.unit;
   issue.send(wi);  // ownership passes to the operand collector
@@ -164,14 +165,26 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
       obs.add(r.block);
       continue;
     }
-    const UnitType first = issue_one(slot, cycle);
+    const UnitType first = issue_one(slot, cycle, true);
     last_issued_ = 1;
     if (cfg_.scheduler.dual_issue && table_.live(slot) && !table_.ibuf_empty(slot) &&
         table_.ibuf_head(slot).unit != first && evaluate(slot).ready) {
-      issue_one(slot, cycle);
+      issue_one(slot, cycle, true);
       last_issued_ = 2;
     }
     break;
+  }
+  if (last_issued_ == 0 && sharing_) {
+    borrowed_.clear();
+    sharing_(id_, borrowed_);
+    for (uint32_t slot : borrowed_) {
+      if (slot >= table_.size() || slot % n == id_) continue;  // only other schedulers' warps
+      if (!evaluate(slot).ready) continue;
+      issue_one(slot, cycle, false);
+      ++shared_issues_;
+      last_issued_ = 1;
+      break;
+    }
   }
   if (last_issued_ > 0) return last_issued_;
   // Resident warps the policy left out of the order (warp limit) are not eligible.

@@ -6,6 +6,7 @@
 // builds the WarpInstruction, reserves its registers and sends it on the issue socket.
 // With dual issue a second instruction of the same warp (the next I-buffer entry) issues
 // in the same cycle if it is ready and goes to another unit type (GPGPU-Sim's Fermi).
+// With a sharing source (KAWS), warps of other schedulers are tried after its own.
 // Cycles without issue are classified (stall_classification.h).
 #pragma once
 
@@ -78,6 +79,14 @@ class WarpScheduler : public sc_core::sc_module {
   // meanwhile, so each of them counts as a stall of the last tick's classes.
   void account_skipped(uint64_t cycles);
 
+  // KAWS warp sharing (digest §B7): warps of *other* schedulers this scheduler may issue on
+  // its own collector units when none of its own warps issues; the source appends slots in
+  // the order to try them (e.g. oldest warp stalled on a unit whose collector here is free).
+  // Stall classes count this scheduler's own warps only.
+  using SharingSource = std::function<void(uint32_t scheduler, std::vector<uint32_t>& slots)>;
+  void set_sharing_source(SharingSource f) { sharing_ = std::move(f); }
+  uint64_t shared_issues() const { return shared_issues_; }
+
   SchedulerPolicyIF& policy() { return *policy_; }
   void warp_removed(uint32_t slot) { policy_->warp_removed(slot); }
 
@@ -87,7 +96,7 @@ class WarpScheduler : public sc_core::sc_module {
     bool ready = false;
   };
   Readiness evaluate(uint32_t slot) const;
-  UnitType issue_one(uint32_t slot, uint64_t cycle);
+  UnitType issue_one(uint32_t slot, uint64_t cycle, bool own);
 
   uint32_t id_;
   const SmConfig& cfg_;
@@ -102,6 +111,9 @@ class WarpScheduler : public sc_core::sc_module {
   std::vector<uint32_t> by_age_;
   IssueFilter filter_;
   IssueObserver observer_;
+  SharingSource sharing_;
+  std::vector<uint32_t> borrowed_;
+  uint64_t shared_issues_ = 0;
   uint32_t last_issued_ = 0;
   ElfStall last_elf_ = ElfStall::Other;
   KawsStall last_kaws_ = KawsStall::Idle;

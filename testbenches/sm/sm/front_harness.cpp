@@ -45,7 +45,8 @@ FrontHarness::FrontHarness(sc_core::sc_module_name name, const SmConfig& cfg, st
     core.scheduler(i).set_issue_observer([this](const WarpInstruction& wi) {
       const isa::Module& m = core.warps()[wi.warp].grid->loaded().module();
       const uint32_t f = m.function_at(wi.pc);
-      issued.push_back(IssueRecord{wi.issue_cycle, wi.warp, wi.pc, m.functions[f].text[m.functions[f].index_of(wi.pc)]});
+      issued.push_back(IssueRecord{wi.issue_cycle, wi.warp, wi.issue_scheduler, wi.pc,
+                                   m.functions[f].text[m.functions[f].index_of(wi.pc)]});
     });
   }
   back_end.writeback_out.bind(core.writeback_in);

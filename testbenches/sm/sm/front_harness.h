@@ -34,6 +34,7 @@ struct CycleTrace {
 struct IssueRecord {
   uint64_t cycle;
   uint32_t warp;
+  uint32_t scheduler;  // the scheduler that issued it
   uint64_t pc;
   std::string text;
 };

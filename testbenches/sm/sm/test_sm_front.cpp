@@ -233,3 +233,27 @@ TEST_CASE("sm front: the state dump names each warp's pc, next instruction, wait
   CHECK(dump.find("pending writes r") != std::string::npos);
   CHECK(dump.find("(mem)") != std::string::npos);
 }
+
+TEST_CASE("scheduler warp sharing: a warp stalled on its own busy unit issues from another scheduler", "[sm][scheduler]") {
+  SmConfig cfg;  // 2 schedulers; the one warp (slot 0) belongs to scheduler 0
+  // SP accepts one instruction per 10 cycles per scheduler: scheduler 1's SP collector is
+  // free while scheduler 0's is busy.
+  FrontHarness tb("tb", cfg, latencies(), {10, 1, 1, 1, 1});
+  for (uint32_t s = 0; s < 2; ++s)
+    tb.core.scheduler(s).set_sharing_source([&tb](uint32_t self, std::vector<uint32_t>& slots) {
+      for (uint32_t w = 0; w < tb.core.warps().size(); ++w)
+        if (tb.core.warps()[w].valid && w % 2 != self) slots.push_back(w);
+    });
+  KernelUnderTest k(kPtx, "alu_chain", {1, 1, 1}, {32, 1, 1});
+  const uint64_t out = k.upload(std::vector<int>(32, 0));
+  k.set_param<uint64_t>(0, out);
+  k.set_param<int>(1, 6);
+  tb.run(k.instance());
+  const auto r = k.download<int>(out, 32);
+  for (int t = 0; t < 32; ++t) CHECK(r[t] == alu_chain_ref(t, 6));
+  CHECK(tb.core.scheduler(0).shared_issues() == 0);
+  CHECK(tb.core.scheduler(1).shared_issues() > 0);
+  bool by_other = false;
+  for (const auto& i : tb.issued) by_other = by_other || (i.warp == 0 && i.scheduler == 1);
+  CHECK(by_other);
+}
