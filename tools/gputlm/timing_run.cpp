@@ -82,7 +82,7 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
   runtime::Runtime rt(std::move(backend));
   ProgressBar bar(timing.gpu());
   if (opts.progress || isatty(STDERR_FILENO))
-    timing.gpu().set_progress_callback([&bar](uint64_t c) { bar.update(c); }, 200000);
+    timing.gpu().set_progress_callback([&bar](uint64_t c) { bar.update(c); }, 50000);
   runtime::SpecReport rep;
   try {
     rep = runtime::run_launch_spec(spec, rt);
