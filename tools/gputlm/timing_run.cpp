@@ -160,6 +160,12 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
                 rate(static_cast<double>(res.warp_instructions), res.host_seconds),
                 rate(static_cast<double>(res.cycles), res.host_seconds), res.host_seconds);
   }
+  // Occupancy counts registers from ptxas (the resources JSON); without it a kernel is
+  // not register-limited. Say so rather than assume silently.
+  for (const runtime::LaunchResult& l : rep.launches)
+    if (!l.resources)
+      std::fprintf(stderr, "  note: %s (%s): no ptxas resources for this kernel; its CTAs were not limited by "
+                           "registers\n", l.label.c_str(), short_name(l.kernel).c_str());
   for (const runtime::OutputReport& o : rep.outputs) {
     const bool bad = o.checked && !o.compare.ok();
     if (opts.quiet && !bad) continue;
