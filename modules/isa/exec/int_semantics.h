@@ -248,7 +248,7 @@ constexpr T bfi(T a, T b, uint32_t c, uint32_t d) {
 inline uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, PrmtMode mode) {
   uint64_t tmp = (uint64_t(b) << 32) | a;  // bytes 0..3 from a, 4..7 from b
   auto byte = [&](uint32_t i) { return uint32_t((tmp >> (8 * (i & 7))) & 0xFF); };
-  uint32_t sel[4];
+  uint32_t sel[4] = {0, 1, 2, 3};  // every mode below overwrites it
   uint32_t n = c & 3;
   switch (mode) {
     case PrmtMode::None: {
