@@ -126,11 +126,12 @@ void SmCore::retire_finished_warps(uint64_t cycle) {
     s.done = true;
     ++warps_completed_;
     for (auto& sch : schedulers_) sch->warp_removed(w);
-    CtaSlot& c = ctas_[s.cta_slot];
+    const uint32_t cta_slot = s.cta_slot;  // copied: clearing the table below resets `s`
+    CtaSlot& c = ctas_[cta_slot];
     if (--c.warps_left != 0) continue;
     // Last warp of the CTA: free its slots and resources, tell the CTA scheduler.
     for (uint32_t v = 0; v < table_.size(); ++v)
-      if (table_[v].valid && table_[v].cta_slot == s.cta_slot) table_.clear(v);
+      if (table_[v].valid && table_[v].cta_slot == cta_slot) table_.clear(v);
     CtaCompletion done;
     done.kernel_id = c.kernel->id;
     done.cta_linear_id = c.linear_id;

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gpu/timing_backend.h"
 #include "platforms/fermi/fermi_platform.h"
@@ -13,10 +14,11 @@
 
 namespace {
 
-void run_on_fermi(const std::string& name) {
+void run_on_fermi(const std::string& name, const std::vector<std::string>& overrides = {}) {
   using namespace gputlm;
-  const gpu::GpuConfig cfg =
-      platforms::fermi::read_gpu_config(config::ConfigSource::from_file("configs/fermi_gtx480.json"));
+  config::ConfigSource source = config::ConfigSource::from_file("configs/fermi_gtx480.json");
+  for (const auto& o : overrides) source.apply_override(o);
+  const gpu::GpuConfig cfg = platforms::fermi::read_gpu_config(source);
   const std::string spec_path = std::string(GPUTLM_WORKLOADS_BUILD_DIR) + "/" + name + "/small/spec.json";
   const runtime::LaunchSpec spec = runtime::parse_launch_spec(spec_path);
   auto backend = std::make_unique<gpu::TimingBackend>(cfg);
@@ -72,3 +74,9 @@ GPUTLM_FERMI_WORKLOAD_TEST(tailwork)
 GPUTLM_FERMI_WORKLOAD_TEST(dgemv)
 GPUTLM_FERMI_WORKLOAD_TEST(conv1d)
 GPUTLM_FERMI_WORKLOAD_TEST(dstencil)
+
+// One SM runs many CTAs in turn, so warp slots of finished CTAs are reused: a CTA whose
+// warps sit in higher slots than its last-finishing warp must free all of them.
+TEST_CASE("fermi_workload_vecadd on a single SM reuses the warp slots of finished CTAs", "[gpu]") {
+  run_on_fermi("vecadd", {"sms=1"});
+}
