@@ -4,7 +4,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "runtime/splitmix64.h"
+#include "core/random/splitmix64.h"
 
 namespace gputlm::runtime {
 

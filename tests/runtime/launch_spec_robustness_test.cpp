@@ -9,7 +9,7 @@
 #include "runtime/launch_spec.h"
 #include "runtime/runtime.h"
 #include "runtime/spec_runner.h"
-#include "runtime/splitmix64.h"
+#include "core/random/splitmix64.h"
 #include "test_support.h"
 
 using namespace gputlm::runtime;

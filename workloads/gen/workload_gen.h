@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/splitmix64.h"
+#include "core/random/splitmix64.h"
 
 namespace gputlm::workloads {
 

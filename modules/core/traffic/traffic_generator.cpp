@@ -21,7 +21,10 @@ TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, const TrafficGe
       domain_(domain),
       pool_(cfg.line_bytes, std::string(basename()) + ".pool"),
       events_(2 * cfg.max_outstanding + 2),
-      rng_(mix_seed(cfg.seed)),
+      // The seed goes through the SplitMix64 output function so that nearby seeds (one
+      // per SM) give unrelated streams; the raw seed as state would make seed s+1 the
+      // stream of seed s shifted by one draw.
+      rng_(SplitMix64::mix(cfg.seed + 0x632BE59BD9B4E019ull)),
       stats_(parent, basename()),
       issued_(stats_, "issued", "requests sent"),
       completed_(stats_, "completed", "responses received"),
@@ -35,29 +38,11 @@ TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, const TrafficGe
   out.bind(*this);
 }
 
-// The seed goes through the splitmix64 finaliser so that nearby seeds (one per SM) give
-// unrelated streams; a plain multiple of the increment would make seed s+1 the stream of
-// seed s shifted by one draw.
-uint64_t TrafficGenerator::mix_seed(uint64_t seed) {
-  uint64_t z = seed + 0x632BE59BD9B4E019ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-uint64_t TrafficGenerator::next_random() {
-  // splitmix64: deterministic on every platform.
-  uint64_t z = (rng_ += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 uint64_t TrafficGenerator::next_address() {
   const uint64_t lines = cfg_.range_bytes / cfg_.line_bytes;
   uint64_t offset;
   if (cfg_.pattern == "random")
-    offset = (next_random() % lines) * cfg_.line_bytes;
+    offset = (rng_.next() % lines) * cfg_.line_bytes;
   else if (cfg_.pattern == "strided")
     offset = (seq_ * cfg_.stride_bytes) % (lines * cfg_.line_bytes) / cfg_.line_bytes * cfg_.line_bytes;
   else
@@ -111,7 +96,7 @@ bool TrafficGenerator::tick(uint64_t cycle) {
     if (!gp) {
       gp = pool_.allocate();
       gp->acquire();
-      const bool write = next_random() % 1000000 < static_cast<uint64_t>(cfg_.write_fraction * 1000000);
+      const bool write = rng_.next() % 1000000 < static_cast<uint64_t>(cfg_.write_fraction * 1000000);
       gp->set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
       gp->set_address(next_address());
       MemExtension& ext = mem_ext(*gp);

@@ -10,6 +10,7 @@
 
 #include "core/clock/clock_domain.h"
 #include "core/config/params.h"
+#include "core/random/splitmix64.h"
 #include "core/clock/clocked_process.h"
 #include "core/clock/input_buffer.h"
 #include "core/stats/stats.h"
@@ -65,8 +66,6 @@ class TrafficGenerator : public sc_core::sc_module, public tlm::tlm_bw_transport
  private:
   bool tick(uint64_t cycle);
   uint64_t next_address();
-  uint64_t next_random();
-  static uint64_t mix_seed(uint64_t seed);
   void complete(tlm::tlm_generic_payload& gp, uint64_t cycle);
 
   struct Event {
@@ -81,7 +80,8 @@ class TrafficGenerator : public sc_core::sc_module, public tlm::tlm_bw_transport
   tlm::tlm_generic_payload* retry_ = nullptr;  // refused with a reservation fail
   bool waiting_end_req_ = false;
   tlm::tlm_generic_payload* pending_request_ = nullptr;  // sent, END_REQ not yet seen
-  uint64_t sent_ = 0, outstanding_ = 0, next_issue_cycle_ = 0, seq_ = 0, rng_;
+  uint64_t sent_ = 0, outstanding_ = 0, next_issue_cycle_ = 0, seq_ = 0;
+  SplitMix64 rng_;
   uint64_t last_completion_cycle_ = 0;
   sc_core::sc_event done_event_;
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/splitmix64.h"
+#include "core/random/splitmix64.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {

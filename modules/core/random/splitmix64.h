@@ -2,6 +2,7 @@
 // SplitMix64 (Steele, Lea, Flood 2014), chosen because its output is fully specified
 // here (std::uniform_*_distribution is implementation-defined), so users can reproduce
 // every "random" buffer in any language. docs/launch-spec.md repeats the definition.
+// The traffic generator's address streams use it too.
 #pragma once
 
 #include <cstdint>
@@ -12,8 +13,9 @@ class SplitMix64 {
  public:
   explicit SplitMix64(uint64_t seed) : state_(seed) {}
 
-  uint64_t next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+  uint64_t next() { return mix(state_ += 0x9e3779b97f4a7c15ull); }
+  // The SplitMix64 output function (a bijective 64-bit hash).
+  static uint64_t mix(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
