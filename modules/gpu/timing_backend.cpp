@@ -11,6 +11,7 @@ void TimingBackend::launch(const runtime::LaunchRequest& request) {
   Gpu::LaunchOptions o;
   o.label = request.label;
   o.exec = exec_;
+  o.dispatch.stream = request.stream;
   if (request.resources) {
     o.registers_per_thread = request.resources->registers;
     o.static_shared_bytes = request.resources->shared_bytes;
@@ -32,6 +33,7 @@ std::vector<runtime::LaunchResult> TimingBackend::synchronize() {
     r.dynamic_shared_bytes = req.params.dynamic_shared_bytes;
     r.resources = req.resources;
     r.ctas = k.ctas;
+    r.stream = req.stream;
     r.warp_instructions = k.warp_instructions;
     r.thread_instructions = k.thread_instructions;
     r.host_seconds = k.host_seconds;

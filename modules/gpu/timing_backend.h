@@ -1,8 +1,10 @@
 // The timing execution backend (issue 5 item 2): runtime::Runtime launches run cycle by
 // cycle on a GPU top elaborated from a GpuConfig, behind the same API as the functional
-// backend. Launches are queued on stream 0 (one after the other, as on one CUDA stream)
-// and simulated when the runtime synchronises; the effects on device memory are those of
-// the functional model, executed as the timing model issues each instruction.
+// backend. Launches are queued on their stream (LaunchRequest::stream: one after the
+// other on one stream, concurrently across streams, as CUDA streams) and every launch
+// queued since the last synchronisation is handed to the GPU before it simulates them
+// all, when the runtime synchronises; the effects on device memory are those of the
+// functional model, executed as the timing model issues each instruction.
 #pragma once
 
 #include <functional>

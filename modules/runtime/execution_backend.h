@@ -23,6 +23,9 @@ struct LaunchRequest {
   isa::LaunchParams params;  // kernel index, grid, block, dynamic shared, parameter buffer
   std::optional<KernelResources> resources;  // from the resources JSON and overrides
   std::string label;  // for messages, e.g. "launches[2]"
+  // Launches on one stream run in order; launches on different streams may run
+  // concurrently (the timing backend) or in submission order (the functional backend).
+  uint32_t stream = 0;
 };
 
 struct LaunchResult {
@@ -31,6 +34,7 @@ struct LaunchResult {
   uint32_t dynamic_shared_bytes = 0;
   std::optional<KernelResources> resources;
   uint64_t ctas = 0;
+  uint32_t stream = 0;
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   double host_seconds = 0;
@@ -41,7 +45,10 @@ class ExecutionBackend {
  public:
   virtual ~ExecutionBackend() = default;
   virtual std::string name() const = 0;
-  // Starts (or queues) a launch; launches complete in submission order.
+  // Starts (or queues) a launch. Launches on one stream take effect in submission order;
+  // a backend may overlap launches on different streams (so a result that depends on
+  // the order of launches on different streams between two synchronisations is a race,
+  // as in CUDA).
   virtual void launch(const LaunchRequest& request) = 0;
   // Completes every submitted launch and returns their results in submission order
   // (each launch is returned once).

@@ -16,6 +16,7 @@ void FunctionalBackend::launch(const LaunchRequest& request) {
   r.dynamic_shared_bytes = request.params.dynamic_shared_bytes;
   r.resources = request.resources;
   r.ctas = c.ctas;
+  r.stream = request.stream;
   r.warp_instructions = c.warp_instructions;
   r.thread_instructions = c.thread_instructions;
   r.host_seconds = std::chrono::duration<double>(t1 - t0).count();

@@ -13,7 +13,8 @@ class FunctionalBackend : public ExecutionBackend {
   explicit FunctionalBackend(isa::ExecOptions options = {}) : options_(options) {}
   std::string name() const override { return "functional"; }
   // Runs the launch to completion before returning (a launch's effects are visible to the
-  // next one, as on one CUDA stream).
+  // next one, as on one CUDA stream, whatever the launch's stream: launches on different
+  // streams run in submission order, one of the orders CUDA allows).
   void launch(const LaunchRequest& request) override;
   std::vector<LaunchResult> synchronize() override;
 

@@ -14,6 +14,10 @@ namespace gputlm::runtime {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+// Stream ids of a spec: any small non-negative integer names a stream (CUDA streams are
+// handles; a spec only needs to tell them apart).
+constexpr uint64_t kMaxStream = 1023;
+
 SpecError::SpecError(const std::string& file, const std::string& key_path, const std::string& message)
     : std::runtime_error(file + ": " + (key_path.empty() ? std::string("(top level)") : key_path) +
                          ": " + message),
@@ -233,6 +237,8 @@ class Parser {
     if (j.contains("shared_static_bytes"))
       e.shared_static_bytes =
           static_cast<uint32_t>(unsigned_int(j["shared_static_bytes"], join(base, "shared_static_bytes"), 0, 1u << 20));
+    if (j.contains("stream"))
+      e.stream = static_cast<uint32_t>(unsigned_int(j["stream"], join(base, "stream"), 0, kMaxStream));
   }
 
   void require_launch(uint8_t present, const std::string& base) const {
@@ -248,7 +254,8 @@ class Parser {
     spec.dir = dir_;
     object(root, "");
     check_keys(root, "", {"description", "ptx", "kernel", "grid", "block", "shared_bytes", "buffers",
-                          "symbols", "args", "outputs", "launches", "registers", "shared_static_bytes"});
+                          "symbols", "args", "outputs", "launches", "registers", "shared_static_bytes",
+                          "stream"});
     if (root.contains("description")) string(root["description"], "description");
     if (!root.contains("ptx")) fail("ptx", "missing");
     spec.ptx = existing_file(root["ptx"], "ptx");
@@ -271,7 +278,8 @@ class Parser {
       for (std::size_t i = 0; i < l.size(); ++i) {
         std::string key = index("launches", i);
         object(l[i], key);
-        check_keys(l[i], key, {"kernel", "grid", "block", "shared_bytes", "args", "registers", "shared_static_bytes"});
+        check_keys(l[i], key,
+                   {"kernel", "grid", "block", "shared_bytes", "args", "registers", "shared_static_bytes", "stream"});
         LaunchEntry e = defaults;
         uint8_t present = top_present;
         e.key_path = key;

@@ -59,6 +59,7 @@ struct LaunchEntry {
   uint32_t shared_bytes = 0;  // dynamic shared memory per CTA
   std::vector<ArgSpec> args;
   std::optional<uint32_t> registers, shared_static_bytes;  // override the resources JSON
+  uint32_t stream = 0;  // launches on different streams may run concurrently (timing model)
   std::string key_path;  // "" (top level) or "launches[3]"
 };
 

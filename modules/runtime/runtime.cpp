@@ -138,6 +138,7 @@ std::size_t Runtime::launch(ModuleId id, const std::string& kernel, Dim3 grid, D
     if (overrides.shared_static_bytes) r.shared_bytes = *overrides.shared_static_bytes;
     req.resources = r;
   }
+  req.stream = overrides.stream;
   req.label = overrides.label.empty() ? "launch " + std::to_string(launches_) : overrides.label;
   backend_->launch(req);
   return launches_++;

@@ -43,6 +43,7 @@ struct LaunchOverrides {
   std::optional<uint32_t> registers;
   std::optional<uint32_t> shared_static_bytes;
   std::string label;  // names the launch in results and messages
+  uint32_t stream = 0;  // launches on different streams may overlap (timing backend)
 };
 
 class Runtime {

@@ -78,6 +78,7 @@ SpecReport run_launch_spec(const LaunchSpec& spec, Runtime& rt) {
     LaunchOverrides ov;
     ov.registers = l.registers;
     ov.shared_static_bytes = l.shared_static_bytes;
+    ov.stream = l.stream;
     ov.label = l.key_path.empty() ? "launch" : l.key_path;
     try {
       rt.launch(m, k.name, Dim3{l.grid[0], l.grid[1], l.grid[2]}, Dim3{l.block[0], l.block[1], l.block[2]},

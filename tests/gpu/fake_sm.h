@@ -56,6 +56,7 @@ class FakeSm : public sc_core::sc_module, public sm::SmCtaIF {
   }
   void set_completion_callback(std::function<void(const sm::CtaCompletion&)> cb) override { cb_ = std::move(cb); }
   uint32_t resident_ctas() const override { return static_cast<uint32_t>(resident_.size()); }
+  void invalidate_l1s() override { invalidations_.push_back(core_.now()); }
   std::string state_dump() const override {
     std::string s = "fake SM " + std::to_string(id_) + ": " + std::to_string(resident_.size()) + " CTAs\n";
     for (const auto& r : resident_)
@@ -64,6 +65,8 @@ class FakeSm : public sc_core::sc_module, public sm::SmCtaIF {
     return s;
   }
   uint32_t peak() const { return peak_; }
+  // Core cycles at which the scheduler invalidated this SM's L1s.
+  const std::vector<uint64_t>& invalidations() const { return invalidations_; }
 
  private:
   struct Resident {
@@ -96,6 +99,7 @@ class FakeSm : public sc_core::sc_module, public sm::SmCtaIF {
   Duration duration_;
   std::vector<FakeLaunch>& log_;
   std::vector<Resident> resident_;
+  std::vector<uint64_t> invalidations_;
   uint32_t threads_ = 0, warps_ = 0, registers_ = 0, shared_ = 0, peak_ = 0;
   std::function<void(const sm::CtaCompletion&)> cb_;
   ClockedProcess process_;

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "core/config/config_source.h"
+
 namespace gputlm::gpu {
 
 namespace {
@@ -16,7 +18,7 @@ CtaScheduler::CtaScheduler(sc_core::sc_module_name name, const CtaSchedulerConfi
     : sc_core::sc_module(name),
       cfg_(cfg),
       core_(core),
-      steering_(make_steering_policy(cfg.steering)),
+      steering_(make_steering_policy(cfg.steering, cfg.steering_config(), "cta_scheduler")),
       wake_event_((std::string(basename()) + "_wake").c_str()),
       last_cta_issued_event_((std::string(basename()) + "_last_cta_issued").c_str()),
       stats_(parent, basename()),
@@ -25,10 +27,20 @@ CtaScheduler::CtaScheduler(sc_core::sc_module_name name, const CtaSchedulerConfi
       kernels_admitted_(stats_, "kernels_admitted", "kernel launches admitted to run"),
       kernels_completed_(stats_, "kernels_completed", "kernel launches completed"),
       issue_cycles_(stats_, "issue_cycles", "core cycles in which at least one CTA was launched"),
+      l1_invalidations_(stats_, "l1_invalidations",
+                        "kernel-boundary invalidations of an SM's L1 caches (cta_scheduler.l1_invalidation)"),
+      steering_waits_(stats_, "steering_waits",
+                      "admissions deferred because the steering policy had no SMs for the kernel"),
       cta_time_(stats_, "cta_time", "core cycles from a CTA's launch to its completion"),
       last_cta_time_(stats_, "last_cta_time",
                      "issue-to-completion cycles of each kernel's last issued CTA (KAWS Table 2)"),
       kernel_cycles_(stats_, "kernel_cycles", "core cycles from a kernel's first CTA launch to its completion") {
+  if (cfg_.l1_invalidation == "none") l1_invalidation_ = L1Invalidation::None;
+  else if (cfg_.l1_invalidation == "on_idle") l1_invalidation_ = L1Invalidation::OnIdle;
+  else if (cfg_.l1_invalidation == "on_new_kernel") l1_invalidation_ = L1Invalidation::OnNewKernel;
+  else
+    throw config::ConfigError("key 'cta_scheduler.l1_invalidation': \"" + cfg_.l1_invalidation +
+                              "\" is not one of none, on_idle, on_new_kernel");
   sc_core::sc_spawn_options opts;
   opts.spawn_method();
   opts.dont_initialize();
@@ -42,14 +54,25 @@ void CtaScheduler::add_sm(sm::SmCtaIF& sm, const std::string& kind) {
   if (sm.sm_id() != sms_.size())
     throw std::invalid_argument(std::string(name()) + ": SM added as number " + std::to_string(sms_.size()) +
                                 " reports sm_id " + std::to_string(sm.sm_id()) + " (add SMs in id order)");
-  sms_.push_back({&sm, kind, 0});
+  sms_.push_back({&sm, kind, 0, {}, false});
   used_.assign(sms_.size(), 0);
   sm.set_completion_callback([this](const sm::CtaCompletion& c) { on_completion(c); });
 }
 
 void CtaScheduler::set_steering(std::unique_ptr<SteeringPolicyIF> policy) {
   if (!policy) throw std::invalid_argument(std::string(name()) + ": null steering policy");
+  if (!records_.empty())
+    throw std::logic_error(std::string(name()) + ": set_steering after the first launch");
   steering_ = std::move(policy);
+  steering_checked_ = false;
+}
+
+SteeringContext CtaScheduler::steering_context() const {
+  SteeringContext ctx;
+  ctx.sm_count = sm_count();
+  for (const SmSlot& s : sms_) ctx.sm_kinds.push_back(s.kind);
+  for (const KernelRecord* other : running_) ctx.running_sets.push_back(other->sm_set);
+  return ctx;
 }
 
 void CtaScheduler::submit(sm::KernelInstance& kernel, uint64_t cta_count, const KernelLaunchOptions& options) {
@@ -57,6 +80,12 @@ void CtaScheduler::submit(sm::KernelInstance& kernel, uint64_t cta_count, const 
   if (sms_.empty()) throw std::invalid_argument(who + ": the GPU has no SMs");
   if (by_id_.count(kernel.id)) throw std::invalid_argument(who + ": kernel id already used");
   if (cta_count == 0) throw std::invalid_argument(who + ": a launch needs at least one CTA");
+  if (!steering_checked_) {
+    SteeringContext ctx = steering_context();
+    ctx.running_sets.clear();
+    steering_->check(ctx);
+    steering_checked_ = true;
+  }
   for (uint32_t s : options.sm_set)
     if (s >= sms_.size())
       throw std::invalid_argument(who + ": SM set names SM " + std::to_string(s) + " but the GPU has " +
@@ -211,16 +240,25 @@ void CtaScheduler::admit(uint64_t cycle) {
     }
     blocked_streams.push_back(r->stream);
     if (r->sm_set.empty()) {
-      SteeringContext ctx;
-      ctx.sm_count = sm_count();
-      for (const SmSlot& s : sms_) ctx.sm_kinds.push_back(s.kind);
-      for (const KernelRecord* other : running_) ctx.running_sets.push_back(other->sm_set);
-      r->sm_set = steering_->choose(*r->kernel, r->cta_count, ctx);
-      std::sort(r->sm_set.begin(), r->sm_set.end());
-      r->sm_set.erase(std::unique(r->sm_set.begin(), r->sm_set.end()), r->sm_set.end());
-      if (r->sm_set.empty() || r->sm_set.back() >= sms_.size())
+      std::vector<uint32_t> set = steering_->choose(*r->kernel, r->cta_count, steering_context());
+      std::sort(set.begin(), set.end());
+      set.erase(std::unique(set.begin(), set.end()), set.end());
+      if (!set.empty() && set.back() >= sms_.size())
         throw std::logic_error(std::string(name()) + ": steering policy '" + steering_->name() +
-                               "' chose an empty or out-of-range SM set for kernel " + r->kernel->name);
+                               "' chose SM " + std::to_string(set.back()) + " for kernel " + r->kernel->name +
+                               " but the GPU has " + std::to_string(sms_.size()) + " SMs");
+      if (set.empty()) {
+        // No SMs for it now: it stays queued (blocking its stream) and is asked again
+        // when a running kernel completes, which wakes the scheduler.
+        if (running_.empty())
+          throw std::logic_error(std::string(name()) + ": steering policy '" + steering_->name() +
+                                 "' has no SMs for kernel " + r->kernel->name +
+                                 " while no kernel runs (it would wait forever)");
+        ++steering_waits_;
+        ++it;
+        continue;
+      }
+      r->sm_set = std::move(set);
     }
     r->admit_cycle = cycle;
     running_.push_back(r);
@@ -239,6 +277,7 @@ bool CtaScheduler::issue_one(uint64_t cycle, std::vector<uint8_t>& used) {
     for (KernelRecord* r : running_) {
       if (r->all_issued() || !in_set(r->sm_set, s) || !slot.sm->can_accept_cta(*r->kernel)) continue;
       const uint64_t cta = r->ctas_issued++;
+      kernel_boundary(slot, *r);
       slot.sm->launch_cta(*r->kernel, cta);
       used[s] = 1;
       rr_next_ = (s + 1) % n;
@@ -257,6 +296,29 @@ bool CtaScheduler::issue_one(uint64_t cycle, std::vector<uint8_t>& used) {
     }
   }
   return false;
+}
+
+// A kernel new to the SM (not among its epoch kernels) makes the SM owe an invalidation
+// (the very first kernel on an SM finds its L1s cold and owes none). on_idle pays it only
+// when the SM has no resident CTA, so an SM shared with a running kernel keeps its lines
+// until it drains (GPGPU-Sim invalidates a core's L1s whenever it has no running thread);
+// on_new_kernel pays it at once. The new epoch keeps the kernels that are still running,
+// so concurrent kernels alternating on a shared SM do not invalidate each other's lines.
+void CtaScheduler::kernel_boundary(SmSlot& slot, const KernelRecord& r) {
+  if (l1_invalidation_ == L1Invalidation::None) return;
+  const uint32_t k = r.kernel->id;
+  if (std::find(slot.epoch_kernels.begin(), slot.epoch_kernels.end(), k) == slot.epoch_kernels.end()) {
+    if (!slot.epoch_kernels.empty()) slot.owes_invalidation = true;
+    slot.epoch_kernels.push_back(k);
+  }
+  if (!slot.owes_invalidation) return;
+  if (l1_invalidation_ == L1Invalidation::OnIdle && slot.sm->resident_ctas() > 0) return;
+  slot.sm->invalidate_l1s();
+  slot.owes_invalidation = false;
+  ++l1_invalidations_;
+  auto finished = [this, k](uint32_t id) { return id != k && record(id).completed(); };
+  slot.epoch_kernels.erase(std::remove_if(slot.epoch_kernels.begin(), slot.epoch_kernels.end(), finished),
+                           slot.epoch_kernels.end());
 }
 
 }  // namespace gputlm::gpu

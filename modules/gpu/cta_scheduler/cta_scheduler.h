@@ -17,6 +17,10 @@
 //
 // An idle scheduler (nothing to issue, or every SM of every running kernel full) sleeps
 // until a launch or a CTA completion wakes it.
+//
+// Kernel boundaries (docs/blocks/gpu.md, "L1 invalidation"): the L1 caches are not
+// coherent, so an SM's L1s are invalidated when a kernel new to the SM gets a CTA there
+// (`l1_invalidation`), as GPGPU-Sim's -gpgpu_flush_l1_cache does for the GTX480.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +43,9 @@ struct CtaSchedulerConfig {
   uint32_t ctas_per_cycle = 1;
   uint32_t max_concurrent_kernels = 16;
   std::string steering = "all";
+  SplitSteeringConfig split;
+  KindSteeringConfig by_kind;
+  std::string l1_invalidation = "on_idle";
 
   template <class V>
   void visit(V& v) {
@@ -49,9 +56,23 @@ struct CtaSchedulerConfig {
     v.param("max_concurrent_kernels", max_concurrent_kernels,
             "kernels that may be admitted (running) at once; later launches wait in the queue (Fermi: 16)",
             config::at_least(1));
-    v.param("steering", steering, "kernel steering policy choosing a kernel's SM set: all (every SM)",
+    v.param("steering", steering,
+            "kernel steering policy choosing a kernel's SM set at admission: all (every SM), split (disjoint "
+            "fixed SM groups for concurrent kernels, see split.*), by_kind (the SMs of the kind a per-kernel "
+            "rule names, see by_kind.*)",
             config::any());
+    v.group("split", split, "parameters of steering policy 'split'");
+    v.group("by_kind", by_kind, "parameters of steering policy 'by_kind'");
+    v.param("l1_invalidation", l1_invalidation,
+            "when an SM's L1I/L1D/L1C/L1T are invalidated at a kernel boundary, i.e. when a kernel new to the "
+            "SM gets a CTA there: none (never), on_idle (only if the SM has no resident CTA, else at the next "
+            "CTA launch that finds it idle: GPGPU-Sim -gpgpu_flush_l1_cache 1, the GTX480 default), "
+            "on_new_kernel (at once, even with other kernels' CTAs resident: valid lines dropped, lines "
+            "awaiting fills kept)",
+            config::one_of({"none", "on_idle", "on_new_kernel"}));
   }
+
+  SteeringConfig steering_config() const { return SteeringConfig{split, by_kind}; }
 };
 
 // How a kernel is launched: its stream (launches on one stream run one after the other,
@@ -110,12 +131,16 @@ class CtaScheduler : public sc_core::sc_module {
   // Elaboration: the SMs in id order (sm.sm_id() must equal the number added before it);
   // `kind` is what steering policies see.
   void add_sm(sm::SmCtaIF& sm, const std::string& kind = "sm");
+  // Replaces the configured steering policy (before the first submit).
   void set_steering(std::unique_ptr<SteeringPolicyIF> policy);
+  const SteeringPolicyIF& steering() const { return *steering_; }
   void add_listener(CtaSchedulerListener& listener) { listeners_.push_back(&listener); }
 
   // Queues a launch of `kernel` with `cta_count` CTAs (at any time; it is considered from
   // the next core cycle). The kernel instance must outlive its completion; kernel.id must
-  // be unique. Throws std::invalid_argument for a bad SM set, a duplicate id or no SMs.
+  // be unique. Throws std::invalid_argument for a bad SM set, a duplicate id or no SMs;
+  // the first submit checks the steering policy's parameters against the SMs
+  // (config::ConfigError naming the key).
   void submit(sm::KernelInstance& kernel, uint64_t cta_count, const KernelLaunchOptions& options = {});
 
   // Nothing queued and nothing running.
@@ -133,10 +158,15 @@ class CtaScheduler : public sc_core::sc_module {
   const CtaSchedulerConfig& config() const { return cfg_; }
 
  private:
+  enum class L1Invalidation : uint8_t { None, OnIdle, OnNewKernel };
   struct SmSlot {
     sm::SmCtaIF* sm = nullptr;
     std::string kind;
     uint64_t eligible_from = 0;  // a CTA completed: no replacement before this cycle
+    // Kernels with a CTA launched here since the L1s were last invalidated (first use:
+    // since elaboration), and whether a kernel boundary still owes an invalidation.
+    std::vector<uint32_t> epoch_kernels;
+    bool owes_invalidation = false;
   };
   void on_completion(const sm::CtaCompletion& c);
   void wake();
@@ -146,12 +176,17 @@ class CtaScheduler : public sc_core::sc_module {
   void retire_completions();
   void admit(uint64_t cycle);
   bool issue_one(uint64_t cycle, std::vector<uint8_t>& used);
+  // Before a CTA of `r` is launched on `slot`: the kernel-boundary L1 invalidation.
+  void kernel_boundary(SmSlot& slot, const KernelRecord& r);
+  SteeringContext steering_context() const;
   KernelRecord& record_of(uint32_t kernel_id);
   static bool in_set(const std::vector<uint32_t>& set, uint32_t sm);
 
   CtaSchedulerConfig cfg_;
   const ClockDomain& core_;
   std::unique_ptr<SteeringPolicyIF> steering_;
+  bool steering_checked_ = false;  // SteeringPolicyIF::check ran (at the first submit)
+  L1Invalidation l1_invalidation_ = L1Invalidation::OnIdle;
   std::vector<SmSlot> sms_;
   std::vector<CtaSchedulerListener*> listeners_;
   std::deque<KernelRecord> records_;   // every launch, in submission order (stable addresses)
@@ -171,6 +206,7 @@ class CtaScheduler : public sc_core::sc_module {
 
   stats::Group stats_;
   stats::Counter ctas_issued_, ctas_completed_, kernels_admitted_, kernels_completed_, issue_cycles_;
+  stats::Counter l1_invalidations_, steering_waits_;
   stats::Average cta_time_, last_cta_time_, kernel_cycles_;
 };
 

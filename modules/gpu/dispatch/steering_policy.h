@@ -1,9 +1,19 @@
 // Kernel steering: which SMs a kernel may run on. The CTA scheduler asks the policy once,
 // when a kernel is admitted, and then assigns that kernel's CTAs only to the chosen SMs.
-// "all" (every SM) is the default; the heterogeneous ILP/TLP GPU (seed-mechanisms §F5)
-// adds a policy that picks the ILP or the TLP SMs from the kernel's resource usage.
-// Adding a policy: one class implementing SteeringPolicyIF plus one line in
-// steering_policy.cpp's registry.
+// A policy may also answer "no SMs now": the kernel then stays in the launch queue and is
+// asked again whenever a running kernel completes.
+//
+//   all      every SM (the default; concurrent kernels share SMs)
+//   split    the SMs form `split.parts` fixed groups of consecutive ids; a kernel gets
+//            the lowest-numbered group no running kernel uses, so concurrent kernels get
+//            disjoint SM sets; with every group in use it waits (`split.when_full` =
+//            wait) or shares the group with the fewest running kernels (share)
+//   by_kind  every SM of one kind (SteeringContext::sm_kinds, e.g. "ilp" / "tlp" on the
+//            heterogeneous GPU of seed-mechanisms §F5): the kind a rule in
+//            `by_kind.kernels` gives the kernel, else `by_kind.default_kind`
+//
+// Adding a policy: one class implementing SteeringPolicyIF in dispatch/ plus one line in
+// steering_policy.cpp's registry; its parameters go in a group of SteeringConfig.
 #pragma once
 
 #include <cstdint>
@@ -11,9 +21,42 @@
 #include <string>
 #include <vector>
 
+#include "core/config/params.h"
 #include "sm/sm_cta_if.h"
 
 namespace gputlm::gpu {
+
+struct SplitSteeringConfig {
+  uint32_t parts = 2;
+  std::string when_full = "wait";
+
+  template <class V>
+  void visit(V& v) {
+    v.param("parts", parts,
+            "steering 'split': number of fixed SM groups (consecutive SM ids, sizes differ by at most one); "
+            "at most the SM count",
+            config::at_least(1));
+    v.param("when_full", when_full,
+            "steering 'split': a kernel admitted while every group is in use waits in the queue until a "
+            "group frees (wait) or shares the group with the fewest running kernels, lowest first (share)",
+            config::one_of({"wait", "share"}));
+  }
+};
+
+struct KindSteeringConfig {
+  std::string default_kind = "sm";
+  std::vector<std::string> kernels;
+
+  template <class V>
+  void visit(V& v) {
+    v.param("default_kind", default_kind,
+            "steering 'by_kind': SM kind of kernels no rule names (homogeneous GPUs: \"sm\")", config::any());
+    v.param("kernels", kernels,
+            "steering 'by_kind': rules \"KERNEL=KIND\"; KERNEL is the mangled name or the demangled name "
+            "without its parameter list (e.g. \"saxpy=ilp\")",
+            config::any());
+  }
+};
 
 // What a steering policy may look at besides the kernel.
 struct SteeringContext {
@@ -30,12 +73,28 @@ class SteeringPolicyIF {
  public:
   virtual ~SteeringPolicyIF() = default;
   virtual std::string name() const = 0;
-  // The SM ids `kernel` may use, ascending, non-empty, each < ctx.sm_count.
+  // Checks the policy's parameters against the GPU it steers for (SM count and kinds;
+  // ctx.running_sets is empty). Throws config::ConfigError naming the key. The CTA
+  // scheduler calls it once, at the first launch.
+  virtual void check(const SteeringContext& ctx) const = 0;
+  // The SM ids `kernel` may use, ascending, each < ctx.sm_count; empty: none now (the
+  // kernel waits for a running kernel to complete).
   virtual std::vector<uint32_t> choose(const sm::KernelInstance& kernel, uint64_t cta_count,
                                        const SteeringContext& ctx) const = 0;
 };
 
-// Throws config::ConfigError naming `key` and the known policies for an unknown name.
+// Every steering policy's parameters (groups of cta_scheduler in the config).
+struct SteeringConfig {
+  SplitSteeringConfig split;
+  KindSteeringConfig by_kind;
+};
+
+// Creates policy `name` with its parameters; `prefix` is the config group holding
+// "steering" and the parameter groups ("cta_scheduler"). Throws config::ConfigError
+// naming the key for an unknown name or a malformed parameter.
+std::unique_ptr<SteeringPolicyIF> make_steering_policy(const std::string& name, const SteeringConfig& params,
+                                                       const std::string& prefix = "cta_scheduler");
+// The same with default parameters; `key` names the policy's key in errors.
 std::unique_ptr<SteeringPolicyIF> make_steering_policy(const std::string& name,
                                                        const std::string& key = "cta_scheduler.steering");
 std::vector<std::string> steering_policies();
