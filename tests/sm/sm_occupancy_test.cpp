@@ -4,17 +4,17 @@
 #include <catch2/catch.hpp>
 
 #include "sm_test_harness.h"
+#include "support/sm/pipeline_kernels.h"
+#include "support/sm/ptx_kernel.h"
 
 using namespace sm_test;
 
 namespace {
-constexpr const char* kPtx = "tests/sm/cu/pipeline.ptx";
-
 // Launches CTAs of a `block`-thread kernel until the SM refuses; returns how many fit.
 uint32_t fill(const SmConfig& cfg, uint32_t regs_per_thread, uint32_t extra_shared, std::string& limit,
               uint32_t block = 64) {
   SmHarness tb("tb", cfg);
-  Kernel k(kPtx, "barrier_diverge", {64, 1, 1}, {block, 1, 1});
+  PtxKernel k(kPipelinePtx, "barrier_diverge", {64, 1, 1}, {block, 1, 1});
   k.set_param<uint64_t>(0, 0);
   KernelInstance& ki = k.instance(regs_per_thread);
   ki.demand.shared_bytes += extra_shared;

@@ -12,30 +12,12 @@
 #include "sm/exec/op_timing.h"
 #include "sm/scheduler/scheduler_policy.h"
 #include "sm_test_harness.h"
+#include "support/sm/pipeline_kernels.h"
 
 using namespace sm_test;
 
 namespace {
-constexpr const char* kPtx = "tests/sm/cu/pipeline.ptx";
 constexpr uint64_t kPipelineOverhead = 3;
-
-int alu_chain_ref(int t, int a) {
-  int x = t;
-  x = x * a; x = x ^ a; x = x + 7; x = x * a; x = x ^ 12345; x = x + a; x = x * a; x = x ^ a;
-  return x;
-}
-
-// The chain (mul.lo.s32 %r3 ... xor.b32 %r10) of one warp, in issue order.
-std::vector<Issue> chain_of(const std::vector<Issue>& all, uint32_t warp) {
-  std::vector<Issue> out;
-  for (const auto& r : all) {
-    if (r.warp != warp) continue;
-    if (out.empty() && r.text.rfind("mul.lo.s32", 0) != 0) continue;
-    out.push_back(r);
-    if (out.size() == 8) break;
-  }
-  return out;
-}
 
 SmConfig one_scheduler(const std::string& policy) {
   SmConfig cfg;
@@ -49,16 +31,10 @@ SmConfig one_scheduler(const std::string& policy) {
 TEST_CASE("sm: a dependent ALU chain in one warp issues once per ALU latency", "[sm]") {
   SmConfig cfg = one_scheduler("gto");
   SmHarness tb("tb", cfg);
-  Kernel k(kPtx, "alu_chain", {1, 1, 1}, {32, 1, 1});
-  const uint64_t out = k.upload(std::vector<int>(32, 0));
-  k.set_param<uint64_t>(0, out);
-  k.set_param<int>(1, 3);
-  tb.run(k.instance());
-  const auto r = k.download<int>(out, 32);
-  for (int t = 0; t < 32; ++t) CHECK(r[t] == alu_chain_ref(t, 3));
+  run_alu_chain(tb, 32, 3);
 
   const OpTimingTable timing(cfg.exec);
-  const auto chain = chain_of(tb.issued, 0);
+  const auto chain = alu_chain_issues(tb.issued, 0);
   REQUIRE(chain.size() == 8);
   const isa::Module* m = nullptr;
   (void)m;
@@ -83,14 +59,8 @@ TEST_CASE("sm: a dependent ALU chain in one warp issues once per ALU latency", "
 TEST_CASE("sm: two independent warps interleave on one scheduler", "[sm]") {
   SmConfig cfg = one_scheduler("lrr");
   SmHarness tb("tb", cfg);
-  Kernel k(kPtx, "alu_chain", {1, 1, 1}, {64, 1, 1});
-  const uint64_t out = k.upload(std::vector<int>(64, 0));
-  k.set_param<uint64_t>(0, out);
-  k.set_param<int>(1, 11);
-  tb.run(k.instance());
-  const auto r = k.download<int>(out, 64);
-  for (int t = 0; t < 64; ++t) CHECK(r[t] == alu_chain_ref(t, 11));
-  const auto c0 = chain_of(tb.issued, 0), c1 = chain_of(tb.issued, 1);
+  run_alu_chain(tb, 64, 11);
+  const auto c0 = alu_chain_issues(tb.issued, 0), c1 = alu_chain_issues(tb.issued, 1);
   REQUIRE(c0.size() == 8);
   REQUIRE(c1.size() == 8);
   for (std::size_t i = 0; i < 8; ++i) {
@@ -102,33 +72,8 @@ TEST_CASE("sm: two independent warps interleave on one scheduler", "[sm]") {
 TEST_CASE("sm: barriers, divergence, shared memory and loops give correct results on the full SM", "[sm]") {
   SmConfig cfg;
   SmHarness tb("tb", cfg);
-  {
-    Kernel k(kPtx, "barrier_diverge", {4, 1, 1}, {128, 1, 1});
-    const uint64_t out = k.upload(std::vector<int>(4 * 128, 0));
-    k.set_param<uint64_t>(0, out);
-    k.set_param<int>(1, 9);
-    tb.run(k.instance());
-    const auto r = k.download<int>(out, 4 * 128);
-    for (int b = 0; b < 4; ++b)
-      for (int t = 0; t < 128; ++t) {
-        const int v = (t + 1) % 128;
-        CHECK(r[b * 128 + t] == ((t & 1) ? v * 3 : v + 9));
-      }
-  }
-  {
-    Kernel k(kPtx, "loop_sum", {3, 1, 1}, {96, 1, 1});
-    const uint64_t out = k.upload(std::vector<int>(3 * 96, 0));
-    k.set_param<uint64_t>(0, out);
-    k.set_param<int>(1, 17);
-    tb.run(k.instance());
-    const auto r = k.download<int>(out, 3 * 96);
-    for (int b = 0; b < 3; ++b)
-      for (int t = 0; t < 96; ++t) {
-        int s = 0;
-        for (int i = 0; i < 17; ++i) s += i ^ t;
-        CHECK(r[b * 96 + t] == s);
-      }
-  }
+  run_barrier_diverge(tb, 4, 128, 9);
+  run_loop_sum(tb, 3, 96, 17);
   REQUIRE(tb.completions.size() == 7);
   for (const auto& c : tb.completions) CHECK(c.finish_cycle > c.start_cycle);
   CHECK(tb.sm.idle());
@@ -155,14 +100,7 @@ TEST_CASE("sm: two identical runs give identical statistics", "[sm]") {
   SmConfig cfg;
   SmHarness a("a", cfg), b("b", cfg);
   std::vector<int> ra, rb;
-  for (SmHarness* tb : {&a, &b}) {
-    Kernel k(kPtx, "barrier_diverge", {5, 1, 1}, {96, 1, 1});
-    const uint64_t out = k.upload(std::vector<int>(5 * 96, 0));
-    k.set_param<uint64_t>(0, out);
-    k.set_param<int>(1, 4);
-    tb->run(k.instance());
-    (tb == &a ? ra : rb) = k.download<int>(out, 5 * 96);
-  }
+  for (SmHarness* tb : {&a, &b}) (tb == &a ? ra : rb) = run_barrier_diverge(*tb, 5, 96, 4);
   CHECK(ra == rb);
   // (The stand-in memory's own occupancy samples depend on absolute time; the SM's do not.)
   CHECK(a.root.to_json()["sm0"].dump() == b.root.to_json()["sm0"].dump());
@@ -184,18 +122,7 @@ TEST_CASE("sm: every scheduling policy runs barriers, divergence and loops with 
   }
   for (std::size_t p = 0; p < sms.size(); ++p) {
     INFO("policy " << scheduler_policy_names()[p]);
-    Kernel k(kPtx, "loop_sum", {3, 1, 1}, {160, 1, 1});
-    const uint64_t out = k.upload(std::vector<int>(3 * 160, 0));
-    k.set_param<uint64_t>(0, out);
-    k.set_param<int>(1, 9);
-    sms[p]->run(k.instance());
-    const auto r = k.download<int>(out, 3 * 160);
-    for (int b = 0; b < 3; ++b)
-      for (int t = 0; t < 160; ++t) {
-        int s = 0;
-        for (int i = 0; i < 9; ++i) s += i ^ t;
-        CHECK(r[b * 160 + t] == s);
-      }
+    run_loop_sum(*sms[p], 3, 160, 9);
     CHECK(sms[p]->completions.size() == 3);
     CHECK(sms[p]->sm.idle());
   }

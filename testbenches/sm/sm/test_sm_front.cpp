@@ -9,35 +9,18 @@
 #include <utility>
 
 #include "front_harness.h"
+#include "support/sm/pipeline_kernels.h"
+#include "support/sm/ptx_kernel.h"
 
 using namespace gputlm;
 using namespace gputlm::sm;
 using namespace gputlm::sm::tb;
+using namespace gputlm::sm::test_support;
 
 namespace {
-constexpr const char* kPtx = "tests/sm/cu/pipeline.ptx";
 constexpr uint32_t kAlu = 4, kSfu = 8, kMem = 6;
 std::array<uint32_t, kUnitTypes> latencies() { return {kAlu, kSfu, kSfu, kAlu, kMem}; }
 std::array<uint32_t, kUnitTypes> ones() { return {1, 1, 1, 1, 1}; }
-
-int alu_chain_ref(int t, int a) {
-  int x = t;
-  x = x * a; x = x ^ a; x = x + 7; x = x * a; x = x ^ 12345; x = x + a; x = x * a; x = x ^ a;
-  return x;
-}
-
-// Issue records of `warp` whose text starts with one of the chain's opcodes, in order.
-std::vector<IssueRecord> chain_of(const std::vector<IssueRecord>& all, uint32_t warp) {
-  std::vector<IssueRecord> out;
-  bool started = false;
-  for (const auto& r : all) {
-    if (r.warp != warp) continue;
-    if (r.text.rfind("mul.lo.s32", 0) == 0) started = true;
-    if (started) out.push_back(r);
-    if (out.size() == 8) break;
-  }
-  return out;
-}
 }  // namespace
 
 TEST_CASE("sm front: a dependent ALU chain in one warp issues once per ALU latency", "[sm]") {
@@ -45,15 +28,9 @@ TEST_CASE("sm front: a dependent ALU chain in one warp issues once per ALU laten
   cfg.scheduler.count = 1;
   cfg.operand_collector.schedulers = 1;
   FrontHarness tb("tb", cfg, latencies(), ones());
-  KernelUnderTest k(kPtx, "alu_chain", {1, 1, 1}, {32, 1, 1});
-  const uint64_t out = k.upload(std::vector<int>(32, 0));
-  k.set_param<uint64_t>(0, out);
-  k.set_param<int>(1, 3);
-  tb.run(k.instance());
-  const auto result = k.download<int>(out, 32);
-  for (int t = 0; t < 32; ++t) CHECK(result[t] == alu_chain_ref(t, 3));
+  run_alu_chain(tb, 32, 3);
 
-  const auto chain = chain_of(tb.issued, 0);
+  const auto chain = alu_chain_issues(tb.issued, 0);
   REQUIRE(chain.size() == 8);
   for (std::size_t i = 1; i < chain.size(); ++i) {
     INFO(chain[i].text);
@@ -70,15 +47,9 @@ TEST_CASE("sm front: two independent warps interleave on one scheduler (lrr)", "
   cfg.operand_collector.schedulers = 1;
   cfg.scheduler.policy = "lrr";
   FrontHarness tb("tb", cfg, latencies(), ones());
-  KernelUnderTest k(kPtx, "alu_chain", {1, 1, 1}, {64, 1, 1});
-  const uint64_t out = k.upload(std::vector<int>(64, 0));
-  k.set_param<uint64_t>(0, out);
-  k.set_param<int>(1, -5);
-  tb.run(k.instance());
-  const auto result = k.download<int>(out, 64);
-  for (int t = 0; t < 64; ++t) CHECK(result[t] == alu_chain_ref(t, -5));
+  run_alu_chain(tb, 64, -5);
 
-  const auto c0 = chain_of(tb.issued, 0), c1 = chain_of(tb.issued, 1);
+  const auto c0 = alu_chain_issues(tb.issued, 0), c1 = alu_chain_issues(tb.issued, 1);
   REQUIRE(c0.size() == 8);
   REQUIRE(c1.size() == 8);
   for (std::size_t i = 0; i < 8; ++i) {
@@ -93,20 +64,8 @@ TEST_CASE("sm front: two independent warps interleave on one scheduler (lrr)", "
 TEST_CASE("sm front: barriers, divergence and loops run to completion with correct results", "[sm]") {
   SmConfig cfg;
   FrontHarness tb("tb", cfg, latencies(), ones());
-  {
-    KernelUnderTest k(kPtx, "barrier_diverge", {3, 1, 1}, {96, 1, 1});
-    const uint64_t out = k.upload(std::vector<int>(3 * 96, 0));
-    k.set_param<uint64_t>(0, out);
-    k.set_param<int>(1, 100);
-    tb.run(k.instance());
-    const auto r = k.download<int>(out, 3 * 96);
-    for (int b = 0; b < 3; ++b)
-      for (int t = 0; t < 96; ++t) {
-        const int v = (t + 1) % 96;
-        CHECK(r[b * 96 + t] == ((t & 1) ? v * 3 : v + 100));
-      }
-    REQUIRE(tb.completions.size() == 3);
-  }
+  run_barrier_diverge(tb, 3, 96, 100);
+  REQUIRE(tb.completions.size() == 3);
   CHECK(tb.core.idle());
   const auto* flushes = tb.root.find("sm0.fetch.stale_fetches");
   REQUIRE(flushes != nullptr);
@@ -115,18 +74,7 @@ TEST_CASE("sm front: barriers, divergence and loops run to completion with corre
 TEST_CASE("sm front: a loop refetches after each taken branch and sums correctly", "[sm]") {
   SmConfig cfg;
   FrontHarness tb("tb", cfg, latencies(), ones());
-  KernelUnderTest k(kPtx, "loop_sum", {2, 1, 1}, {64, 1, 1});
-  const uint64_t out = k.upload(std::vector<int>(128, 0));
-  k.set_param<uint64_t>(0, out);
-  k.set_param<int>(1, 10);
-  tb.run(k.instance());
-  const auto r = k.download<int>(out, 128);
-  for (int b = 0; b < 2; ++b)
-    for (int t = 0; t < 64; ++t) {
-      int s = 0;
-      for (int i = 0; i < 10; ++i) s += i ^ t;
-      CHECK(r[b * 64 + t] == s);
-    }
+  run_loop_sum(tb, 2, 64, 10);
   // Every warp instruction was written back; the stall classes cover every cycle without
   // issue of each scheduler.
   const auto* issued = tb.root.find("sm0.warp_instructions");
@@ -154,13 +102,7 @@ TEST_CASE("scheduler warp limit: only the oldest warps issue; the others are not
   cfg.scheduler.policy = "lrr";
   FrontHarness tb("tb", cfg, latencies(), ones());
   tb.core.scheduler(0).set_warp_limit(1);
-  KernelUnderTest k(kPtx, "alu_chain", {1, 1, 1}, {64, 1, 1});
-  const uint64_t out = k.upload(std::vector<int>(64, 0));
-  k.set_param<uint64_t>(0, out);
-  k.set_param<int>(1, 7);
-  tb.run(k.instance());
-  const auto r = k.download<int>(out, 64);
-  for (int t = 0; t < 64; ++t) CHECK(r[t] == alu_chain_ref(t, 7));
+  run_alu_chain(tb, 64, 7);
   // Warp 1 (younger) starts issuing only after warp 0 issued its last instruction.
   uint64_t last0 = 0, first1 = ~uint64_t{0};
   for (const auto& i : tb.issued) {
@@ -179,7 +121,7 @@ std::pair<uint64_t, uint64_t> run_dual(bool dual) {
   cfg.operand_collector.schedulers = 1;
   cfg.scheduler.dual_issue = dual;
   FrontHarness tb("tb", cfg, latencies(), ones());
-  KernelUnderTest k(kPtx, "dual_issue", {1, 1, 1}, {32, 1, 1});
+  PtxKernel k(kPipelinePtx, "dual_issue", {1, 1, 1}, {32, 1, 1});
   const uint64_t fout = k.upload(std::vector<float>(32, 0.f)), iout = k.upload(std::vector<int>(32, 0));
   k.set_param<uint64_t>(0, fout);
   k.set_param<uint64_t>(1, iout);
@@ -217,7 +159,7 @@ TEST_CASE("sm front: the state dump names each warp's pc, next instruction, wait
   cfg.operand_collector.schedulers = 1;
   // A 200-cycle memory latency for the stand-in LSU keeps the warps waiting on ld.param.
   FrontHarness tb("tb", cfg, {4, 8, 8, 4, 200}, ones());
-  KernelUnderTest k(kPtx, "barrier_diverge", {1, 1, 1}, {64, 1, 1});
+  PtxKernel k(kPipelinePtx, "barrier_diverge", {1, 1, 1}, {64, 1, 1});
   k.set_param<uint64_t>(0, k.upload(std::vector<int>(64, 0)));
   k.set_param<int>(1, 1);
   KernelInstance& ki = k.instance();
@@ -244,13 +186,7 @@ TEST_CASE("scheduler warp sharing: a warp stalled on its own busy unit issues fr
       for (uint32_t w = 0; w < tb.core.warps().size(); ++w)
         if (tb.core.warps()[w].valid && w % 2 != self) slots.push_back(w);
     });
-  KernelUnderTest k(kPtx, "alu_chain", {1, 1, 1}, {32, 1, 1});
-  const uint64_t out = k.upload(std::vector<int>(32, 0));
-  k.set_param<uint64_t>(0, out);
-  k.set_param<int>(1, 6);
-  tb.run(k.instance());
-  const auto r = k.download<int>(out, 32);
-  for (int t = 0; t < 32; ++t) CHECK(r[t] == alu_chain_ref(t, 6));
+  run_alu_chain(tb, 32, 6);
   CHECK(tb.core.scheduler(0).shared_issues() == 0);
   CHECK(tb.core.scheduler(1).shared_issues() > 0);
   bool by_other = false;

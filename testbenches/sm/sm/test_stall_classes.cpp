@@ -7,10 +7,12 @@
 #include <catch2/catch.hpp>
 
 #include "front_harness.h"
+#include "support/sm/pipeline_kernels.h"
 
 using namespace gputlm;
 using namespace gputlm::sm;
 using namespace gputlm::sm::tb;
+using namespace gputlm::sm::test_support;
 
 namespace {
 uint64_t issue_cycle_of(const std::vector<IssueRecord>& all, const std::string& prefix, int nth = 0) {
@@ -34,11 +36,7 @@ TEST_CASE("scheduler stall classes: memory conflict, memory dependency, pipeline
   cfg.operand_collector.schedulers = 1;
   // latency: SP 4, SFU 8, DP 8, INT 4, MEM 40; interval: SP 10, MEM 5, others 1.
   FrontHarness tb("tb", cfg, {4, 8, 8, 4, 40}, {10, 1, 1, 1, 5});
-  KernelUnderTest k("tests/sm/cu/pipeline.ptx", "alu_chain", {1, 1, 1}, {32, 1, 1});
-  const uint64_t out = k.upload(std::vector<int>(32, 0));
-  k.set_param<uint64_t>(0, out);
-  k.set_param<int>(1, 2);
-  tb.run(k.instance());
+  run_alu_chain(tb, 32, 2);
 
   // 1. ld.param %r1 waits 5 cycles for the LSU (interval 5): memory conflict / pipeline.
   const uint64_t ld0 = issue_cycle_of(tb.issued, "ld.param.u64");
