@@ -68,3 +68,19 @@ TEST_CASE("runtime cli: run without a model choice is an error, not a silent fal
   CHECK_THAT(r.output, Catch::Contains("--functional"));
   CHECK_THAT(r.output, !Catch::Contains("PASS"));
 }
+
+TEST_CASE("runtime cli: a bad stream value exits 1 naming file and key path", "[runtime][cli]") {
+  std::string dir = scratch_dir("cli_bad_stream");
+  std::filesystem::copy_file(saxpy_ptx(), dir + "/saxpy.ptx");
+  write_text(dir + "/spec.json",
+             "{\"ptx\": \"saxpy.ptx\", \"kernel\": \"saxpy\", \"grid\": [1], \"block\": [64],"
+             " \"buffers\": {\"x\": {\"type\": \"f32\", \"count\": 64, \"init\": {\"fill\": 1}},"
+             "              \"y\": {\"type\": \"f32\", \"count\": 64, \"init\": {\"fill\": 3}}},"
+             " \"args\": [64, 2.0, \"x\", \"y\"],"
+             " \"launches\": [{\"stream\": 0}, {\"stream\": -2}]}");
+  CliResult r = run_cli("run " + dir + "/spec.json --functional");
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains(dir + "/spec.json: launches[1].stream: expected a non-negative integer, got -2"));
+  CHECK_THAT(r.output, !Catch::Contains("PASS"));
+}

@@ -237,3 +237,42 @@ TEST_CASE("launch_spec random and iota inits follow the documented SplitMix64 de
     REQUIRE(v == want);
   }
 }
+
+TEST_CASE("launch_spec carries each launch's stream, top-level stream as the default", "[runtime][launch_spec]") {
+  std::string dir = scratch_dir("spec_stream");
+  std::string body = saxpy_spec(dir, "[256, 2.0, \"x\", \"y\"]",
+                                ", \"stream\": 2, \"launches\": [{}, {\"stream\": 0}, {\"stream\": 1023}, {\"stream\": 5.0}]");
+  write_text(dir + "/spec.json", body);
+  const LaunchSpec spec = parse_launch_spec(dir + "/spec.json");
+  REQUIRE(spec.launches.size() == 4);
+  CHECK(spec.launches[0].stream == 2);
+  CHECK(spec.launches[1].stream == 0);
+  CHECK(spec.launches[2].stream == 1023);
+  CHECK(spec.launches[3].stream == 5);
+  // The functional backend runs them in spec order and reports each launch's stream.
+  Runtime rt;
+  const SpecReport rep = run_launch_spec(spec, rt);
+  REQUIRE(rep.launches.size() == 4);
+  CHECK(rep.launches[0].stream == 2);
+  CHECK(rep.launches[2].stream == 1023);
+  CHECK(rep.launches[2].label == "launches[2]");
+}
+
+TEST_CASE("launch_spec rejects a negative, fractional, huge or non-number stream naming the key",
+          "[runtime][launch_spec]") {
+  std::string dir = scratch_dir("spec_bad_stream");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"-1", "expected a non-negative integer, got -1"},
+      {"1.5", "expected a non-negative integer, got 1.5"},
+      {"1024", "1024 is out of range [0, 1023]"},
+      {"18446744073709551616", "expected a non-negative integer"},
+      {"\"1\"", "expected a number, got a string"},
+  };
+  for (const auto& [value, detail] : cases) {
+    const std::string msg =
+        spec_error(dir, saxpy_spec(dir, "[256, 2.0, \"x\", \"y\"]", ", \"launches\": [{}, {\"stream\": " + value + "}]"));
+    require_names(msg, dir, "launches[1].stream", detail);
+  }
+  require_names(spec_error(dir, saxpy_spec(dir, "[256, 2.0, \"x\", \"y\"]", ", \"stream\": -3")), dir, "stream",
+                "non-negative");
+}

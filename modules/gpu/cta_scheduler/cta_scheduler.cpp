@@ -30,7 +30,7 @@ CtaScheduler::CtaScheduler(sc_core::sc_module_name name, const CtaSchedulerConfi
       l1_invalidations_(stats_, "l1_invalidations",
                         "kernel-boundary invalidations of an SM's L1 caches (cta_scheduler.l1_invalidation)"),
       steering_waits_(stats_, "steering_waits",
-                      "admissions deferred because the steering policy had no SMs for the kernel"),
+                      "kernels whose admission waited because the steering policy had no SMs for them"),
       cta_time_(stats_, "cta_time", "core cycles from a CTA's launch to its completion"),
       last_cta_time_(stats_, "last_cta_time",
                      "issue-to-completion cycles of each kernel's last issued CTA (KAWS Table 2)"),
@@ -254,7 +254,8 @@ void CtaScheduler::admit(uint64_t cycle) {
           throw std::logic_error(std::string(name()) + ": steering policy '" + steering_->name() +
                                  "' has no SMs for kernel " + r->kernel->name +
                                  " while no kernel runs (it would wait forever)");
-        ++steering_waits_;
+        if (!r->waited_for_sms) ++steering_waits_;
+        r->waited_for_sms = true;
         ++it;
         continue;
       }

@@ -95,6 +95,7 @@ struct KernelRecord {
   uint64_t last_cta_issue_cycle = kNotYet;  // last CTA launched ("last CTA issued", KAWS)
   uint64_t end_cycle = kNotYet;             // finish cycle of the kernel's last completing CTA
   uint64_t ctas_issued = 0, ctas_completed = 0;
+  bool waited_for_sms = false;  // the steering policy had no SMs for it at least once
   // The last CTA issued (KAWS Table 2's "last CTA"): where it ran and when.
   uint64_t last_cta_id = kNotYet;
   uint32_t last_cta_sm = 0;

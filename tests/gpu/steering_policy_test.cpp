@@ -1,0 +1,215 @@
+// Steering policies on constructed cases (exact SM sets), their parameter checks, and
+// the CTA scheduler admitting kernels with them against fake SMs.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "core/config/config_source.h"
+#include "fake_sm.h"
+#include "gpu/cta_scheduler/cta_scheduler.h"
+#include "gpu/dispatch/kind_steering.h"
+#include "gpu/dispatch/split_steering.h"
+
+using namespace gputlm;
+using gputlm::test::FakeLaunch;
+using gputlm::test::FakeSm;
+using gputlm::test::FakeSmLimits;
+using Set = std::vector<uint32_t>;
+
+namespace {
+
+sm::KernelInstance named_kernel(uint32_t id, const std::string& name, uint32_t threads = 128) {
+  sm::KernelInstance k;
+  k.id = id;
+  k.name = name;
+  k.demand.threads = threads;
+  k.demand.warps = (threads + 31) / 32;
+  return k;
+}
+
+gpu::SteeringContext context(uint32_t sms, std::vector<Set> running = {}, std::vector<std::string> kinds = {}) {
+  gpu::SteeringContext c;
+  c.sm_count = sms;
+  c.sm_kinds = kinds.empty() ? std::vector<std::string>(sms, "sm") : kinds;
+  c.running_sets = std::move(running);
+  return c;
+}
+
+std::unique_ptr<gpu::SteeringPolicyIF> split(uint32_t parts, const std::string& when_full) {
+  gpu::SteeringConfig c;
+  c.split.parts = parts;
+  c.split.when_full = when_full;
+  return gpu::make_steering_policy("split", c);
+}
+
+std::unique_ptr<gpu::SteeringPolicyIF> by_kind(const std::string& default_kind, std::vector<std::string> rules) {
+  gpu::SteeringConfig c;
+  c.by_kind.default_kind = default_kind;
+  c.by_kind.kernels = std::move(rules);
+  return gpu::make_steering_policy("by_kind", c);
+}
+
+struct Bench {
+  ClockDomain core = ClockDomain::from_mhz("core", 700);
+  stats::Group root{"gpu"};
+  std::vector<FakeLaunch> log;
+  std::unique_ptr<gpu::CtaScheduler> sched;
+  std::vector<std::unique_ptr<FakeSm>> sms;
+
+  Bench(uint32_t n, FakeSm::Duration d, gpu::CtaSchedulerConfig cfg, std::vector<std::string> kinds = {}) {
+    sched = std::make_unique<gpu::CtaScheduler>("cta_scheduler", cfg, core, root);
+    for (uint32_t i = 0; i < n; ++i) {
+      sms.push_back(std::make_unique<FakeSm>(("sm" + std::to_string(i)).c_str(), i, core, FakeSmLimits{}, d, log));
+      sched->add_sm(*sms.back(), kinds.empty() ? "sm" : kinds[i]);
+    }
+  }
+  Set sms_of(uint32_t kernel) const {
+    Set out;
+    for (const auto& l : log)
+      if (l.kernel == kernel) out.push_back(l.sm);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+  double stat(const char* path) const { return root.find(path)->scalar(stats::View::Total); }
+};
+
+}  // namespace
+
+TEST_CASE("steering_policy split gives concurrent kernels disjoint fixed groups", "[gpu][steering]") {
+  auto p = split(3, "wait");
+  const sm::KernelInstance k = named_kernel(0, "k");
+  CHECK(p->name() == "split");
+  // 8 SMs in 3 groups: [0, 2), [2, 5), [5, 8).
+  CHECK(p->choose(k, 10, context(8)) == Set{0, 1});
+  CHECK(p->choose(k, 10, context(8, {{0, 1}})) == Set{2, 3, 4});
+  CHECK(p->choose(k, 10, context(8, {{2, 3, 4}})) == Set{0, 1});
+  CHECK(p->choose(k, 10, context(8, {{0, 1}, {2, 3, 4}})) == Set{5, 6, 7});
+  // An explicit set straddling groups 1 and 2 makes both busy.
+  CHECK(p->choose(k, 10, context(8, {{4, 5}})) == Set{0, 1});
+  CHECK(p->choose(k, 10, context(8, {{4, 5}, {0}})).empty());
+  // Every group in use: wait.
+  CHECK(p->choose(k, 10, context(8, {{0, 1}, {2, 3, 4}, {5, 6, 7}})).empty());
+}
+
+TEST_CASE("steering_policy split with when_full = share picks the least used group", "[gpu][steering]") {
+  auto p = split(2, "share");
+  const sm::KernelInstance k = named_kernel(0, "k");
+  // 5 SMs in 2 groups: [0, 2), [2, 5).
+  CHECK(p->choose(k, 1, context(5)) == Set{0, 1});
+  CHECK(p->choose(k, 1, context(5, {{0, 1}})) == Set{2, 3, 4});
+  CHECK(p->choose(k, 1, context(5, {{0, 1}, {2, 3, 4}})) == Set{0, 1});  // tie: lowest group
+  CHECK(p->choose(k, 1, context(5, {{0, 1}, {2, 3, 4}, {1}})) == Set{2, 3, 4});
+  CHECK(p->choose(k, 1, context(5, {{0, 1, 2, 3, 4}})) == Set{0, 1});  // one kernel on all: tie
+}
+
+TEST_CASE("steering_policy split rejects impossible parameters naming the key", "[gpu][steering]") {
+  CHECK_THROWS_AS(split(9, "wait")->check(context(8)), config::ConfigError);
+  CHECK_THROWS_WITH(split(9, "wait")->check(context(8)),
+                    Catch::Contains("cta_scheduler.split.parts") && Catch::Contains("the GPU has 8"));
+  CHECK_NOTHROW(split(8, "wait")->check(context(8)));
+  CHECK_THROWS_WITH(split(0, "wait"), Catch::Contains("cta_scheduler.split.parts"));
+  CHECK_THROWS_WITH(split(2, "queue"), Catch::Contains("cta_scheduler.split.when_full"));
+  CHECK_THROWS_WITH(gpu::make_steering_policy("spread", gpu::SteeringConfig{}),
+                    Catch::Contains("cta_scheduler.steering") && Catch::Contains("all, by_kind, split"));
+}
+
+TEST_CASE("steering_policy by_kind selects the SMs of the kind a kernel rule names", "[gpu][steering]") {
+  auto p = by_kind("tlp", {"saxpy=ilp", "_Z6vecaddiPKfS0_Pf=tlp", "scale=gpu"});
+  const std::vector<std::string> kinds = {"tlp", "tlp", "ilp", "ilp", "tlp", "gpu"};
+  CHECK(p->name() == "by_kind");
+  CHECK_NOTHROW(p->check(context(6, {}, kinds)));
+  // Demangled name without its parameter list, exact mangled name, default kind.
+  CHECK(p->choose(named_kernel(0, "_Z5saxpyifPfS_"), 4, context(6, {}, kinds)) == Set{2, 3});
+  CHECK(p->choose(named_kernel(1, "_Z6vecaddiPKfS0_Pf"), 4, context(6, {}, kinds)) == Set{0, 1, 4});
+  CHECK(p->choose(named_kernel(2, "scale"), 4, context(6, {}, kinds)) == Set{5});
+  CHECK(p->choose(named_kernel(3, "_Z7reduce1PKfPfi"), 4, context(6, {{0, 1, 4}}, kinds)) == Set{0, 1, 4});
+}
+
+TEST_CASE("steering_policy by_kind rejects malformed rules and kinds no SM has", "[gpu][steering]") {
+  const std::vector<std::string> kinds = {"tlp", "ilp"};
+  CHECK_THROWS_WITH(by_kind("tlp", {"saxpy=ilp", "vecadd"}), Catch::Contains("cta_scheduler.by_kind.kernels[1]"));
+  CHECK_THROWS_WITH(by_kind("tlp", {"=ilp"}), Catch::Contains("cta_scheduler.by_kind.kernels[0]"));
+  CHECK_THROWS_WITH(by_kind("tlp", {"a=b=c"}), Catch::Contains("cta_scheduler.by_kind.kernels[0]"));
+  CHECK_THROWS_WITH(by_kind("tlp", {"saxpy=ilp", "saxpy=tlp"}),
+                    Catch::Contains("cta_scheduler.by_kind.kernels[1]") && Catch::Contains("kernels[0]"));
+  CHECK_THROWS_WITH(by_kind("", {}), Catch::Contains("cta_scheduler.by_kind.default_kind"));
+  CHECK_THROWS_WITH(by_kind("sm", {})->check(context(2, {}, kinds)),
+                    Catch::Contains("cta_scheduler.by_kind.default_kind") && Catch::Contains("ilp, tlp"));
+  CHECK_THROWS_WITH(by_kind("tlp", {"saxpy=ilp", "k=fast"})->check(context(2, {}, kinds)),
+                    Catch::Contains("cta_scheduler.by_kind.kernels[1]") && Catch::Contains("'fast'"));
+}
+
+TEST_CASE("cta_scheduler with steering split runs concurrent kernels on disjoint groups; a third waits for a group",
+          "[gpu][cta_scheduler][steering]") {
+  gpu::CtaSchedulerConfig cfg;
+  cfg.steering = "split";
+  cfg.split.parts = 2;
+  Bench b(4, [](uint32_t k, uint64_t) { return k == 0 ? 100 : k == 1 ? 300 : 50; }, cfg);
+  sm::KernelInstance k0 = named_kernel(0, "k0"), k1 = named_kernel(1, "k1"), k2 = named_kernel(2, "k2");
+  b.sched->submit(k0, 4, {0, {}});
+  b.sched->submit(k1, 4, {1, {}});
+  b.sched->submit(k2, 2, {2, {}});
+  sc_core::sc_start();
+  const auto& r0 = b.sched->record(0);
+  const auto& r1 = b.sched->record(1);
+  const auto& r2 = b.sched->record(2);
+  CHECK(r0.sm_set == Set{0, 1});
+  CHECK(r1.sm_set == Set{2, 3});
+  CHECK(b.sms_of(0) == Set{0, 1});
+  CHECK(b.sms_of(1) == Set{2, 3});
+  CHECK(r0.admit_cycle == 1);
+  CHECK(r1.admit_cycle == 1);
+  CHECK(r1.first_cta_cycle < r0.end_cycle);  // concurrent
+  // Kernel 2 (its own stream) waits until kernel 0 frees group 0, then gets it.
+  CHECK(r2.admit_cycle == r0.end_cycle);
+  CHECK(r2.sm_set == Set{0, 1});
+  CHECK(b.sms_of(2) == Set{0, 1});
+  CHECK(r2.first_cta_cycle < r1.end_cycle);
+  CHECK(b.stat("cta_scheduler.steering_waits") == 1);
+  CHECK(b.sched->idle());
+}
+
+TEST_CASE("cta_scheduler with steering split and when_full = share admits a third kernel at once",
+          "[gpu][cta_scheduler][steering]") {
+  gpu::CtaSchedulerConfig cfg;
+  cfg.steering = "split";
+  cfg.split.parts = 2;
+  cfg.split.when_full = "share";
+  Bench b(4, [](uint32_t, uint64_t) { return 100; }, cfg);
+  sm::KernelInstance k0 = named_kernel(0, "k0"), k1 = named_kernel(1, "k1"), k2 = named_kernel(2, "k2");
+  b.sched->submit(k0, 4, {0, {}});
+  b.sched->submit(k1, 4, {1, {}});
+  b.sched->submit(k2, 2, {2, {}});
+  sc_core::sc_start();
+  CHECK(b.sched->record(2).admit_cycle == 1);
+  CHECK(b.sched->record(2).sm_set == Set{0, 1});
+  CHECK(b.stat("cta_scheduler.steering_waits") == 0);
+}
+
+TEST_CASE("cta_scheduler with steering by_kind places kernels on their kind's SMs", "[gpu][cta_scheduler][steering]") {
+  gpu::CtaSchedulerConfig cfg;
+  cfg.steering = "by_kind";
+  cfg.by_kind.default_kind = "tlp";
+  cfg.by_kind.kernels = {"ilp_kernel=ilp"};
+  Bench b(5, [](uint32_t, uint64_t) { return 80; }, cfg, {"tlp", "ilp", "tlp", "ilp", "tlp"});
+  sm::KernelInstance k0 = named_kernel(0, "ilp_kernel"), k1 = named_kernel(1, "other");
+  b.sched->submit(k0, 6, {0, {}});
+  b.sched->submit(k1, 6, {1, {}});
+  sc_core::sc_start();
+  CHECK(b.sms_of(0) == Set{1, 3});
+  CHECK(b.sms_of(1) == Set{0, 2, 4});
+  CHECK(b.sched->record(1).first_cta_cycle < b.sched->record(0).end_cycle);
+}
+
+TEST_CASE("cta_scheduler checks the steering parameters against its SMs at the first launch",
+          "[gpu][cta_scheduler][steering]") {
+  gpu::CtaSchedulerConfig cfg;
+  cfg.steering = "by_kind";
+  cfg.by_kind.default_kind = "ilp";
+  Bench b(2, [](uint32_t, uint64_t) { return 10; }, cfg);
+  sm::KernelInstance k0 = named_kernel(0, "k0");
+  CHECK_THROWS_WITH(b.sched->submit(k0, 1), Catch::Contains("cta_scheduler.by_kind.default_kind"));
+}
