@@ -29,15 +29,12 @@ Gpu::Gpu(sc_core::sc_module_name name, GpuConfig cfg)
       l2_clock_(ClockDomain::from_mhz("l2", cfg_.clocks.l2_mhz)),
       dram_clock_(ClockDomain::from_mhz("dram", cfg_.clocks.dram_mhz)),
       stats_(basename()) {
-  icnt_ = std::make_unique<Interconnect>("icnt", cfg_.interconnect, icnt_clock_, stats_);
-  for (uint32_t p = 0; p < cfg_.partitions; ++p) {
-    partitions_.push_back(std::make_unique<L2Partition>(("l2p" + std::to_string(p)).c_str(), cfg_.l2, l2_clock_,
-                                                        dram_clock_, stats_, &icnt_->partition_map()));
-    icnt_->mem_side.bind(partitions_.back()->in);
-  }
+  // cfg_.validate() made the crossbar's ports follow `sms` and `partitions`.
+  memory_ = std::make_unique<MemorySystem>("memory", MemorySystemConfig{cfg_.interconnect, cfg_.l2}, icnt_clock_,
+                                           l2_clock_, dram_clock_, stats_, MemoryStatsPlacement::parent);
   for (uint32_t i = 0; i < cfg_.sms; ++i) {
     sms_.push_back(std::make_unique<sm::Sm>(("sm" + std::to_string(i)).c_str(), cfg_.sm, i, cfg_.sms, core_, stats_));
-    sms_.back()->memory_socket().bind(icnt_->sm_side);
+    sms_.back()->memory_socket().bind(memory_->sm_side());
   }
   cta_scheduler_ = std::make_unique<CtaScheduler>("cta_scheduler", cfg_.cta_scheduler, core_, stats_);
   for (auto& s : sms_) cta_scheduler_->add_sm(*s);
@@ -45,13 +42,6 @@ Gpu::Gpu(sc_core::sc_module_name name, GpuConfig cfg)
   watchdog_ = std::make_unique<Watchdog>(
       "watchdog", cfg_.watchdog, core_, [this] { return progress(); },
       [this](uint64_t c, uint64_t since) { watchdog_fired(c, since); });
-
-  for (const char* s : {"icnt.requests", "icnt.replies"}) memory_progress_.push_back(stats_.find(s));
-  for (uint32_t p = 0; p < cfg_.partitions; ++p)
-    for (const char* s : {".dram.reads", ".dram.writes"})
-      memory_progress_.push_back(stats_.find("l2p" + std::to_string(p) + s));
-  for (const stats::Stat* s : memory_progress_)
-    if (s == nullptr) throw std::logic_error("gpu: a memory-progress statistic is missing (renamed?)");
 }
 
 Gpu::~Gpu() = default;
@@ -111,14 +101,13 @@ void Gpu::set_progress_callback(std::function<void(uint64_t)> cb, uint64_t perio
 }
 
 uint64_t Gpu::progress() const {
-  uint64_t p = 0;
+  uint64_t p = memory_->progress();
   for (const Kernel& k : kernels_) p += k.grid->counters().warp_instructions;
-  for (const stats::Stat* s : memory_progress_) p += static_cast<uint64_t>(s->scalar(stats::View::Total));
   return p;
 }
 
 void Gpu::update_stats() {
-  for (auto& p : partitions_) p->dram().update_stats();
+  memory_->update_stats();
 }
 
 void Gpu::kernel_admitted(const KernelRecord& r) {
@@ -159,11 +148,7 @@ std::string Gpu::state_dump() const {
        << " CTAs issued, " << r->ctas_completed << " completed\n";
   for (const auto& s : sms_)
     if (s->resident_ctas() > 0) os << s->state_dump();
-  os << "interconnect: " << icnt_->in_flight() << " requests in flight\n";
-  for (uint32_t p = 0; p < partitions_.size(); ++p)
-    os << "partition " << p << ": " << (partitions_[p]->idle() ? "idle" : "busy") << ", DRAM holds "
-       << partitions_[p]->dram().requests_held() << " requests, L2 MSHRs "
-       << partitions_[p]->bank().mshr_occupied() << "/" << partitions_[p]->bank().mshr_capacity() << "\n";
+  os << memory_->state_dump();
   return os.str();
 }
 

@@ -1,8 +1,10 @@
-// The GPU top (issue 5 item 3): N SMs, the CTA scheduler, the crossbar, the memory
-// partitions (L2 bank + DRAM channel each) and the deadlock watchdog, in four clock
-// domains (core, interconnect, L2, DRAM), with one statistics tree rooted at "gpu".
+// The GPU top (issue 5 item 3): N SMs, the CTA scheduler, the memory side (crossbar and
+// memory partitions, L2 bank + DRAM channel each: mem::MemorySystem) and the deadlock
+// watchdog, in four clock domains (core, interconnect, L2, DRAM), with one statistics
+// tree rooted at "gpu" (the memory side's groups sit beside the SMs: "gpu.icnt",
+// "gpu.l2p0", ...).
 //
-//   SM i (L1I/L1D/L1C/L1T -> SM memory port) --> crossbar sm_side[i]
+//   SM i (L1I/L1D/L1C/L1T -> SM memory port) --> memory sm_side[i] (crossbar)
 //   crossbar mem_side[p] --> memory partition p (L2 bank -> queues -> DRAM channel)
 //
 // Kernels are launched from a decoded module (isa::LoadedModule, whose DeviceMemory the
@@ -32,6 +34,7 @@
 #include "isa/exec/functional_executor.h"
 #include "mem/interconnect/interconnect.h"
 #include "mem/l2/l2_partition.h"
+#include "mem/l2/memory_system.h"
 #include "sm/sm.h"
 
 namespace gputlm::gpu {
@@ -100,8 +103,9 @@ class Gpu : public sc_core::sc_module, private CtaSchedulerListener {
   uint64_t cycle() const { return core_.now(); }
   CtaScheduler& cta_scheduler() { return *cta_scheduler_; }
   sm::Sm& sm(uint32_t i) { return *sms_.at(i); }
-  Interconnect& interconnect() { return *icnt_; }
-  L2Partition& partition(uint32_t p) { return *partitions_.at(p); }
+  MemorySystem& memory() { return *memory_; }
+  Interconnect& interconnect() { return memory_->interconnect(); }
+  L2Partition& partition(uint32_t p) { return memory_->partition(p); }
   // Brings cycle-weighted statistics (DRAM utilisation) up to now.
   void update_stats();
   // Warp instructions issued plus memory packets moved so far (watchdog progress).
@@ -121,12 +125,10 @@ class Gpu : public sc_core::sc_module, private CtaSchedulerListener {
   GpuConfig cfg_;
   ClockDomain core_, icnt_clock_, l2_clock_, dram_clock_;
   stats::Group stats_;
-  std::unique_ptr<Interconnect> icnt_;
-  std::vector<std::unique_ptr<L2Partition>> partitions_;
+  std::unique_ptr<MemorySystem> memory_;
   std::vector<std::unique_ptr<sm::Sm>> sms_;
   std::unique_ptr<CtaScheduler> cta_scheduler_;
   std::unique_ptr<Watchdog> watchdog_;
-  std::vector<const stats::Stat*> memory_progress_;  // interconnect packets, DRAM requests answered
   std::deque<Kernel> kernels_;  // parallel to runs_, by kernel id
   std::deque<KernelRun> runs_;
   std::optional<std::string> deadlock_;

@@ -1,11 +1,18 @@
 #include "mem/l2/memory_system.h"
 
+#include <sstream>
+#include <stdexcept>
+
 namespace gputlm {
 
 MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfig& cfg,
                            const ClockDomain& icnt_domain, const ClockDomain& l2_domain,
-                           const ClockDomain& dram_domain, stats::Group& parent)
-    : sc_core::sc_module(name), cfg_(cfg), stats_(parent, basename()) {
+                           const ClockDomain& dram_domain, stats::Group& parent, MemoryStatsPlacement placement)
+    : sc_core::sc_module(name),
+      cfg_(cfg),
+      own_stats_(placement == MemoryStatsPlacement::own_group ? std::make_unique<stats::Group>(parent, basename())
+                                                              : nullptr),
+      stats_(own_stats_ ? *own_stats_ : parent) {
   cfg_.validate(this->name());
   icnt_ = std::make_unique<Interconnect>("icnt", cfg_.icnt, icnt_domain, stats_);
   for (uint32_t p = 0; p < cfg_.icnt.mem_ports; ++p) {
@@ -13,6 +20,12 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfi
                                                    dram_domain, stats_, &icnt_->partition_map()));
     icnt_->mem_side.bind(parts_.back()->in);
   }
+  for (const char* s : {"icnt.requests", "icnt.replies"}) progress_stats_.push_back(stats_.find(s));
+  for (uint32_t p = 0; p < partitions(); ++p)
+    for (const char* s : {".dram.reads", ".dram.writes"})
+      progress_stats_.push_back(stats_.find("l2p" + std::to_string(p) + s));
+  for (const stats::Stat* s : progress_stats_)
+    if (s == nullptr) throw std::logic_error("memory system: a progress statistic is missing (renamed?)");
 }
 
 bool MemorySystem::idle() const {
@@ -24,6 +37,22 @@ bool MemorySystem::idle() const {
 
 void MemorySystem::update_stats() {
   for (auto& p : parts_) p->dram().update_stats();
+}
+
+uint64_t MemorySystem::progress() const {
+  uint64_t n = 0;
+  for (const stats::Stat* s : progress_stats_) n += static_cast<uint64_t>(s->scalar(stats::View::Total));
+  return n;
+}
+
+std::string MemorySystem::state_dump() const {
+  std::ostringstream os;
+  os << "interconnect: " << icnt_->in_flight() << " requests in flight\n";
+  for (uint32_t p = 0; p < parts_.size(); ++p)
+    os << "partition " << p << ": " << (parts_[p]->idle() ? "idle" : "busy") << ", DRAM holds "
+       << parts_[p]->dram().requests_held() << " requests, L2 MSHRs " << parts_[p]->bank().mshr_occupied() << "/"
+       << parts_[p]->bank().mshr_capacity() << "\n";
+  return os.str();
 }
 
 }  // namespace gputlm

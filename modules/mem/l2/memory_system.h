@@ -1,7 +1,8 @@
 // The memory half of a GPU, ready to attach SMs to: the interconnect and one L2
 // partition (L2 bank + L2<->DRAM queues + DRAM channel) per memory port, with the
 // DRAM's channel-select bits removed by the interconnect's partition map. Bind each
-// SM's L1 (or other initiator) to sm_side(), in SM order.
+// SM's L1 (or other initiator) to sm_side(), in SM order. The GPU top (modules/gpu)
+// builds its memory side from it; testbenches and mem_bench use it standalone.
 #pragma once
 
 #include <cstdint>
@@ -30,10 +31,18 @@ struct MemorySystemConfig {
   }
 };
 
+// Where the memory system's statistics go.
+enum class MemoryStatsPlacement {
+  own_group,  // a group named after the module under the parent: "memory.l2p0.dram.reads"
+  parent,     // directly in the parent, beside the SMs: "gpu.l2p0.dram.reads", "gpu.icnt.requests"
+};
+
 class MemorySystem : public sc_core::sc_module {
  public:
+  // Validates cfg (config::ConfigError naming "<module name>.<key>").
   MemorySystem(sc_core::sc_module_name name, const MemorySystemConfig& cfg, const ClockDomain& icnt_domain,
-               const ClockDomain& l2_domain, const ClockDomain& dram_domain, stats::Group& parent);
+               const ClockDomain& l2_domain, const ClockDomain& dram_domain, stats::Group& parent,
+               MemoryStatsPlacement placement = MemoryStatsPlacement::own_group);
 
   tlm_utils::multi_passthrough_target_socket<Interconnect>& sm_side() { return icnt_->sm_side; }
   Interconnect& interconnect() { return *icnt_; }
@@ -43,12 +52,20 @@ class MemorySystem : public sc_core::sc_module {
   bool idle() const;
   // Brings the DRAM channels' cycle-weighted statistics up to now.
   void update_stats();
+  // Interconnect packets moved plus DRAM requests answered so far: grows while the memory
+  // side makes progress (a deadlock watchdog's measure).
+  uint64_t progress() const;
+  // Requests in flight in the interconnect; per partition: busy or idle, requests the
+  // DRAM holds, L2 MSHRs in use.
+  std::string state_dump() const;
 
  private:
   MemorySystemConfig cfg_;
-  stats::Group stats_;
+  std::unique_ptr<stats::Group> own_stats_;  // with MemoryStatsPlacement::own_group
+  stats::Group& stats_;
   std::unique_ptr<Interconnect> icnt_;
   std::vector<std::unique_ptr<L2Partition>> parts_;
+  std::vector<const stats::Stat*> progress_stats_;  // interconnect packets, DRAM requests answered
 };
 
 }  // namespace gputlm
