@@ -82,3 +82,34 @@ TEST_CASE("fermi config rejects unknown keys and applies overrides", "[gpu][ferm
   CHECK_THROWS_WITH(platforms::fermi::read_gpu_config(demo), Catch::Contains("not a GPU platform"));
   CHECK(platforms::find("fermi").list_params().size() > 50);
 }
+
+TEST_CASE("fermi config checks the CTA scheduler's steering and L1 invalidation keys", "[gpu][fermi][steering]") {
+  auto with = [](std::vector<std::string> overrides) {
+    auto src = config::ConfigSource::from_file("configs/fermi_gtx480.json");
+    for (const auto& o : overrides) src.apply_override(o);
+    return platforms::fermi::read_gpu_config(src);
+  };
+  CHECK(with({}).cta_scheduler.l1_invalidation == "on_idle");
+  const gpu::GpuConfig split = with({"cta_scheduler.steering=split", "cta_scheduler.split.parts=3",
+                                     "cta_scheduler.split.when_full=share"});
+  CHECK(split.cta_scheduler.split.parts == 3);
+  CHECK(split.cta_scheduler.split.when_full == "share");
+  const gpu::GpuConfig kinds = with({"cta_scheduler.steering=by_kind", R"(cta_scheduler.by_kind.kernels=["saxpy=sm"])"});
+  CHECK(kinds.cta_scheduler.by_kind.kernels == std::vector<std::string>{"saxpy=sm"});
+  CHECK_THROWS_WITH(with({"cta_scheduler.l1_invalidation=always"}), Catch::Contains("cta_scheduler.l1_invalidation"));
+  CHECK_THROWS_WITH(with({"cta_scheduler.steering=spread"}),
+                    Catch::Contains("cta_scheduler.steering") && Catch::Contains("all, by_kind, split"));
+  CHECK_THROWS_WITH(with({"cta_scheduler.steering=split", "cta_scheduler.split.parts=16"}),
+                    Catch::Contains("cta_scheduler.split.parts") && Catch::Contains("the GPU has 15"));
+  CHECK_THROWS_WITH(with({"cta_scheduler.split.when_full=queue"}), Catch::Contains("cta_scheduler.split.when_full"));
+  CHECK_THROWS_WITH(with({"cta_scheduler.steering=by_kind", R"(cta_scheduler.by_kind.kernels=["saxpy"])"}),
+                    Catch::Contains("cta_scheduler.by_kind.kernels[0]"));
+  CHECK_THROWS_WITH(with({"cta_scheduler.steering=by_kind", "cta_scheduler.by_kind.default_kind=ilp"}),
+                    Catch::Contains("cta_scheduler.by_kind.default_kind") && Catch::Contains("'ilp'"));
+}
+
+TEST_CASE("fermi config rejects a malformed parameter of a steering policy not in use", "[gpu][fermi][steering]") {
+  auto src = config::ConfigSource::from_file("configs/fermi_gtx480.json");
+  src.apply_override(R"(cta_scheduler.by_kind.kernels=["a=b", "a=c"])");
+  CHECK_THROWS_WITH(platforms::fermi::read_gpu_config(src), Catch::Contains("cta_scheduler.by_kind.kernels[1]"));
+}

@@ -53,7 +53,12 @@ const Factory& factory(const std::string& name, const std::string& key) {
 
 std::unique_ptr<SteeringPolicyIF> make_steering_policy(const std::string& name, const SteeringConfig& params,
                                                        const std::string& prefix) {
-  return factory(name, prefix + ".steering")(params, prefix);
+  const Factory& chosen = factory(name, prefix + ".steering");
+  // Every policy's parameters are checked, used or not: a malformed key is an error
+  // whatever the policy in use.
+  for (const auto& kv : registry())
+    if (&kv.second != &chosen) kv.second(params, prefix);
+  return chosen(params, prefix);
 }
 
 std::unique_ptr<SteeringPolicyIF> make_steering_policy(const std::string& name, const std::string& key) {
