@@ -5,10 +5,10 @@
 
 #include <memory>
 
-#include "backend_harness.h"
 #include "core/stats/stats.h"
 #include "sm/exec/exec_unit.h"
 #include "sm/exec/writeback.h"
+#include "support/sm/pipeline_stages.h"
 
 using namespace gputlm;
 using namespace gputlm::sm;
@@ -20,16 +20,16 @@ namespace {
 struct Bench {
   ClockDomain dom = ClockDomain::from_mhz("core", 700);
   stats::Group root{"sm0"};
-  tb::InstructionFactory f;
+  test_support::InstructionFactory f;
   std::vector<std::unique_ptr<ExecUnit>> units;
   std::unique_ptr<Writeback> wb;
-  std::unique_ptr<tb::RetireSink> sink;
-  std::unique_ptr<tb::StageDriver> drv;
+  std::unique_ptr<test_support::RetireSink> sink;
+  std::unique_ptr<test_support::StageDriver> drv;
 
   Bench(const ExecConfig& cfg, std::vector<UnitType> types, uint32_t ports, uint32_t buffer) {
     wb = std::make_unique<Writeback>("wb", ports, buffer, dom, root);
-    sink = std::make_unique<tb::RetireSink>("sink", dom, f.pool);
-    drv = std::make_unique<tb::StageDriver>("drv", dom, types.size());
+    sink = std::make_unique<test_support::RetireSink>("sink", dom, f.pool);
+    drv = std::make_unique<test_support::StageDriver>("drv", dom, types.size());
     wb->out.bind(sink->in);
     drv->add_stage(*wb);
     for (std::size_t i = 0; i < types.size(); ++i) {
@@ -83,7 +83,7 @@ TEST_CASE("exec_unit latency per op class is exact (GTX480 tables)", "[exec_unit
   sc_core::sc_start(2000, sc_core::SC_NS);
   REQUIRE(b.sink->retired.size() == cases.size());
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    const tb::Retired& r = b.sink->of(i);
+    const test_support::Retired& r = b.sink->of(i);
     INFO("case " << i);
     CHECK(r.complete == s.accepted[i] + cases[i].latency);
     CHECK(r.cycle == r.complete + 1);  // writeback one cycle after completion

@@ -8,7 +8,6 @@
 #include <random>
 
 #include "../coalescer/coalescer_golden.h"
-#include "../exec/backend_harness.h"
 #include "core/stats/stats.h"
 #include "core/tlm/protocol_checker.h"
 #include "core/traffic/simple_memory.h"
@@ -16,6 +15,7 @@
 #include "mem/cache/cache.h"
 #include "sm/exec/writeback.h"
 #include "sm/lsu/lsu.h"
+#include "support/sm/pipeline_stages.h"
 
 using namespace gputlm;
 using namespace gputlm::sm;
@@ -44,11 +44,11 @@ mem::CacheConfig l1d_config() {
 struct Bench {
   ClockDomain dom = ClockDomain::from_mhz("core", 700);
   stats::Group root{"sm0"};
-  tb::InstructionFactory f;
+  test_support::InstructionFactory f;
   std::unique_ptr<Lsu> lsu;
   std::unique_ptr<Writeback> wb;
-  std::unique_ptr<tb::RetireSink> sink;
-  std::unique_ptr<tb::StageDriver> drv;
+  std::unique_ptr<test_support::RetireSink> sink;
+  std::unique_ptr<test_support::StageDriver> drv;
   std::unique_ptr<ProtocolChecker> chk_d, chk_c, chk_t, chk_mem;
   std::unique_ptr<mem::Cache> l1d;
   std::unique_ptr<SimpleMemory> memory;
@@ -66,8 +66,8 @@ struct Bench {
       place.threads_per_sm = 1536;
       lsu = std::make_unique<Lsu>(n("lsu").c_str(), cfg, place, dom, root);
       wb = std::make_unique<Writeback>(n("wb").c_str(), 1, 4, dom, root);
-      sink = std::make_unique<tb::RetireSink>(n("sink").c_str(), dom, f.pool);
-      drv = std::make_unique<tb::StageDriver>(n("drv").c_str(), dom, 1);
+      sink = std::make_unique<test_support::RetireSink>(n("sink").c_str(), dom, f.pool);
+      drv = std::make_unique<test_support::StageDriver>(n("drv").c_str(), dom, 1);
     };
     auto make_memory = [&] {
       chk_d = std::make_unique<ProtocolChecker>(n("chk_d").c_str());

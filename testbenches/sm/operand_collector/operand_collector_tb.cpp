@@ -6,10 +6,10 @@
 #include <memory>
 #include <random>
 
-#include "../exec/backend_harness.h"
 #include "core/stats/stats.h"
 #include "oc_golden.h"
 #include "sm/operand_collector/operand_collector.h"
+#include "support/sm/pipeline_stages.h"
 
 using namespace gputlm;
 using namespace gputlm::sm;
@@ -21,20 +21,21 @@ namespace {
 struct Bench {
   ClockDomain dom = ClockDomain::from_mhz("core", 700);
   stats::Group root{"sm0"};
-  tb::InstructionFactory f;
+  test_support::InstructionFactory f;
   ExecConfig ecfg;
   std::unique_ptr<OperandCollector> oc;
-  std::vector<std::unique_ptr<tb::FakeUnit>> units;
-  std::unique_ptr<tb::StageDriver> drv;
+  std::vector<std::unique_ptr<test_support::FakeUnit>> units;
+  std::unique_ptr<test_support::StageDriver> drv;
 
   explicit Bench(const OperandCollectorConfig& cfg) {
     oc = std::make_unique<OperandCollector>("oc", cfg, ecfg, dom, root);
-    drv = std::make_unique<tb::StageDriver>("drv", dom, 1);
+    drv = std::make_unique<test_support::StageDriver>("drv", dom, 1);
     drv->outs[0].bind(oc->issue_in);
     drv->add_stage(*oc);
     const auto ports = dispatch_ports(ecfg);
     for (std::size_t p = 0; p < ports.size(); ++p) {
-      units.push_back(std::make_unique<tb::FakeUnit>(("unit" + std::to_string(p)).c_str(), ports[p], dom, f.pool));
+      units.push_back(
+          std::make_unique<test_support::FakeUnit>(("unit" + std::to_string(p)).c_str(), ports[p], dom, f.pool));
       oc->dispatch[p].bind(units.back()->in);
       oc->unit_status[p].bind(units.back()->status_export);
     }

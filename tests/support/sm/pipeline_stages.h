@@ -1,12 +1,13 @@
-// Test harness for the SM back-end stages: decoded instructions and warp instructions
-// made to order, a retire sink recording writeback cycles, an always-ready fake unit,
-// and a driver that ticks the stages back to front in one clock process (as the SM
-// does) and then runs the test's per-cycle script.
+// For testbenches of single SM pipeline stages (exec units, writeback, operand collector,
+// LSU): decoded instructions and warp instructions made to order, a retire sink recording
+// writeback cycles, an always-ready fake unit, and a driver that ticks the stages back to
+// front in one clock process (as the SM does) and then runs the test's per-cycle script.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -16,7 +17,7 @@
 #include "sm/exec/unit_status_if.h"
 #include "sm/pipeline_protocol.h"
 
-namespace gputlm::sm::tb {
+namespace gputlm::sm::test_support {
 
 class InstructionFactory {
  public:
@@ -134,4 +135,4 @@ class StageDriver : public sc_core::sc_module {
   ClockedProcess process_;
 };
 
-}  // namespace gputlm::sm::tb
+}  // namespace gputlm::sm::test_support
