@@ -20,11 +20,7 @@ void GpuConfig::validate() {
   interconnect.validate("interconnect");
   sm.validate("sm");
   l2.validate("l2");
-  // The steering policy and its parameters, against this GPU's SMs (all of kind "sm").
-  SteeringContext sms_ctx;
-  sms_ctx.sm_count = sms;
-  sms_ctx.sm_kinds.assign(sms, "sm");
-  make_steering_policy(cta_scheduler.steering, cta_scheduler.steering_config(), "cta_scheduler")->check(sms_ctx);
+  cta_scheduler.validate("cta_scheduler", sms);  // steering against this GPU's SMs (all of kind "sm")
 }
 
 double GpuConfig::dram_bandwidth_gbs() const {

@@ -96,11 +96,11 @@ bool Sm::tick(uint64_t cycle) {
   return busy;
 }
 
-void Sm::invalidate_l1s() {
-  l1i_.invalidate_all();
-  l1d_.invalidate_all();
-  l1c_.invalidate_all();
-  l1t_.invalidate_all();
+void Sm::invalidate_l1s(uint8_t which) {
+  if (which & kL1I) l1i_.invalidate_all();
+  if (which & kL1D) l1d_.invalidate_all();
+  if (which & kL1C) l1c_.invalidate_all();
+  if (which & kL1T) l1t_.invalidate_all();
 }
 
 bool Sm::idle() const {

@@ -61,8 +61,8 @@ class Sm : public sc_core::sc_module, public SmCtaIF {
 
   // Why one more CTA of k does not fit ("" if it does): "cta slots", "threads", ...
   std::string occupancy_limit(const KernelInstance& k) const { return core_.occupancy_limit(k); }
-  // Kernel boundary: invalidate the L1 caches (their next edge).
-  void invalidate_l1s() override;
+  // Kernel boundary: invalidate the L1 caches in `which` (L1Cache bits) at their next edge.
+  void invalidate_l1s(uint8_t which = kAllL1) override;
   // True when nothing is resident, in flight or outstanding (end-of-run check).
   bool idle() const;
 

@@ -29,6 +29,9 @@ struct KernelInstance {
   uint32_t registers_per_thread = 0;
 };
 
+// The L1 caches of an SM, as bits of a set (kernel-boundary invalidation).
+enum L1Cache : uint8_t { kL1I = 1, kL1D = 2, kL1C = 4, kL1T = 8, kAllL1 = 15 };
+
 // What an SM tells the CTA scheduler.
 struct CtaCompletion {
   uint32_t kernel_id = 0;
@@ -52,10 +55,10 @@ class SmCtaIF {
   virtual void set_completion_callback(std::function<void(const CtaCompletion&)> cb) = 0;
   // Number of CTAs resident (all kernels), for statistics and the watchdog.
   virtual uint32_t resident_ctas() const = 0;
-  // Kernel boundary (the CTA scheduler's l1_invalidation policy): invalidate the SM's
-  // L1 caches at their next edge (mem::CacheControlIF::invalidate_all: valid lines
-  // dropped, dirty ones written back, lines awaiting fills kept).
-  virtual void invalidate_l1s() = 0;
+  // Kernel boundary (the CTA scheduler's l1_invalidation policy): invalidate the L1
+  // caches in `which` (L1Cache bits) at their next edge (mem::CacheControlIF::
+  // invalidate_all: valid lines dropped, dirty ones written back, lines awaiting fills kept).
+  virtual void invalidate_l1s(uint8_t which) = 0;
   // True when the SM has made no progress this cycle and nothing is in flight that
   // could make progress later (deadlock detection); and a human-readable dump of every
   // warp: PC, next instruction, why it waits, outstanding memory requests.

@@ -56,7 +56,10 @@ class FakeSm : public sc_core::sc_module, public sm::SmCtaIF {
   }
   void set_completion_callback(std::function<void(const sm::CtaCompletion&)> cb) override { cb_ = std::move(cb); }
   uint32_t resident_ctas() const override { return static_cast<uint32_t>(resident_.size()); }
-  void invalidate_l1s() override { invalidations_.push_back(core_.now()); }
+  void invalidate_l1s(uint8_t which) override {
+    invalidations_.push_back(core_.now());
+    invalidated_caches_.push_back(which);
+  }
   std::string state_dump() const override {
     std::string s = "fake SM " + std::to_string(id_) + ": " + std::to_string(resident_.size()) + " CTAs\n";
     for (const auto& r : resident_)
@@ -67,6 +70,8 @@ class FakeSm : public sc_core::sc_module, public sm::SmCtaIF {
   uint32_t peak() const { return peak_; }
   // Core cycles at which the scheduler invalidated this SM's L1s.
   const std::vector<uint64_t>& invalidations() const { return invalidations_; }
+  // The L1Cache bits of each of those invalidations.
+  const std::vector<uint8_t>& invalidated_caches() const { return invalidated_caches_; }
 
  private:
   struct Resident {
@@ -100,6 +105,7 @@ class FakeSm : public sc_core::sc_module, public sm::SmCtaIF {
   std::vector<FakeLaunch>& log_;
   std::vector<Resident> resident_;
   std::vector<uint64_t> invalidations_;
+  std::vector<uint8_t> invalidated_caches_;
   uint32_t threads_ = 0, warps_ = 0, registers_ = 0, shared_ = 0, peak_ = 0;
   std::function<void(const sm::CtaCompletion&)> cb_;
   ClockedProcess process_;

@@ -19,7 +19,7 @@ namespace {
 
 // The first two kernels' L1D counters of SM 0 (each kernel's statistics epoch).
 struct L1dCounts {
-  double loads, hits, invalidations;
+  double loads, hits, invalidations, l1i_invalidations;
 };
 
 double at(const nlohmann::json& stats, const std::vector<std::string>& path) {
@@ -31,9 +31,10 @@ double at(const nlohmann::json& stats, const std::vector<std::string>& path) {
   return j->get<double>();
 }
 
-std::vector<L1dCounts> run_twice(const std::string& policy) {
+std::vector<L1dCounts> run_twice(const std::string& policy, const std::string& caches = "") {
   config::ConfigSource src = config::ConfigSource::from_file("configs/fermi_gtx480.json");
   src.apply_override("cta_scheduler.l1_invalidation=" + policy);
+  if (!caches.empty()) src.apply_override("cta_scheduler.l1_invalidation_caches=" + caches);
   const gpu::GpuConfig cfg = platforms::fermi::read_gpu_config(src);
   auto backend = std::make_unique<gpu::TimingBackend>(cfg);
   gpu::Gpu& g = backend->gpu();
@@ -67,7 +68,7 @@ std::vector<L1dCounts> run_twice(const std::string& policy) {
   for (uint32_t k : {k0, k1}) {
     const nlohmann::json& s = g.kernel_run(k).stats;
     out.push_back({at(s, {"sm0", "l1d", "loads"}), at(s, {"sm0", "l1d", "load_hits"}),
-                   at(s, {"sm0", "l1d", "invalidations"})});
+                   at(s, {"sm0", "l1d", "invalidations"}), at(s, {"sm0", "l1i", "invalidations"})});
   }
   CHECK(g.stats().find("cta_scheduler.l1_invalidations")->scalar(stats::View::Total) == (policy == "none" ? 0 : 1));
   return out;
@@ -84,6 +85,16 @@ TEST_CASE("gpu_top l1_invalidation on_idle: the next kernel's first-touch loads 
   CHECK(k[1].loads == k[0].loads);
   CHECK(k[1].hits == 0);
   CHECK(k[1].invalidations == 32);  // the 16 + 16 lines of a and b kernel 0 left behind
+  CHECK(k[1].l1i_invalidations == 0);  // GPGPU-Sim's default: the L1D only
+}
+
+TEST_CASE("gpu_top l1_invalidation with l1_invalidation_caches naming the L1I invalidates it too",
+          "[gpu][l1_invalidation]") {
+  const std::vector<L1dCounts> k = run_twice("on_idle", R"(["l1i", "l1d"])");
+  CHECK(k[1].hits == 0);
+  CHECK(k[1].invalidations == 32);
+  CHECK(k[1].l1i_invalidations > 0);  // the kernel's code lines
+  CHECK(k[0].l1i_invalidations == 0);
 }
 
 TEST_CASE("gpu_top l1_invalidation none: the next kernel hits the lines the previous one left",

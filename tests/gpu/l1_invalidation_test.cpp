@@ -23,13 +23,15 @@ namespace {
 
 struct Run {
   std::vector<uint64_t> invalidations;  // cycles
+  std::vector<uint8_t> caches;          // sm::L1Cache bits of each
   double counted = 0;
   std::vector<FakeLaunch> log;
 };
 
-Run run_case(const std::string& policy) {
+Run run_case(const std::string& policy, std::vector<std::string> caches = {"l1d"}) {
   gpu::CtaSchedulerConfig cfg;
   cfg.l1_invalidation = policy;
+  cfg.l1_invalidation_caches = std::move(caches);
   ClockDomain core = ClockDomain::from_mhz("core", 700);
   stats::Group root{"gpu"};
   Run out;
@@ -61,6 +63,7 @@ Run run_case(const std::string& policy) {
   CHECK(out.log[3].kernel == 3);
   CHECK(out.log[3].cycle == 203);
   out.invalidations = sm.invalidations();
+  out.caches = sm.invalidated_caches();
   out.counted = root.find("cta_scheduler.l1_invalidations")->scalar(stats::View::Total);
   return out;
 }
@@ -79,14 +82,30 @@ TEST_CASE("cta_scheduler l1_invalidation on_idle defers a boundary until the SM 
   // (deferred); k3 finds the SM idle and pays the owed invalidation once.
   const Run r = run_case("on_idle");
   CHECK(r.invalidations == std::vector<uint64_t>{203});
+  CHECK(r.caches == std::vector<uint8_t>{sm::kL1D});  // GPGPU-Sim: the L1D only
   CHECK(r.counted == 1);
 }
 
 TEST_CASE("cta_scheduler l1_invalidation on_new_kernel invalidates at every kernel new to the SM",
           "[gpu][cta_scheduler][l1_invalidation]") {
-  const Run r = run_case("on_new_kernel");
+  const Run r = run_case("on_new_kernel", {"l1t", "l1i", "l1d", "l1c"});
   CHECK(r.invalidations == std::vector<uint64_t>{2, 102, 203});
+  CHECK(r.caches == std::vector<uint8_t>(3, sm::kAllL1));
   CHECK(r.counted == 3);
+}
+
+TEST_CASE("cta_scheduler l1_invalidation_caches rejects unknown caches and an empty list naming the key",
+          "[gpu][cta_scheduler][l1_invalidation]") {
+  gpu::CtaSchedulerConfig cfg;
+  cfg.l1_invalidation_caches = {"l1d", "l2"};
+  CHECK_THROWS_WITH(cfg.validate(), Catch::Contains("cta_scheduler.l1_invalidation_caches[1]"));
+  cfg.l1_invalidation_caches = {};
+  CHECK_THROWS_WITH(cfg.validate(), Catch::Contains("cta_scheduler.l1_invalidation_caches") &&
+                                        Catch::Contains("empty"));
+  cfg.l1_invalidation = "none";
+  CHECK_NOTHROW(cfg.validate());
+  cfg.l1_invalidation = "sometimes";
+  CHECK_THROWS_WITH(cfg.validate(), Catch::Contains("cta_scheduler.l1_invalidation'"));
 }
 
 TEST_CASE("cta_scheduler l1_invalidation does not invalidate between CTAs of one kernel",

@@ -142,7 +142,7 @@ TEST_CASE("steering_policy by_kind rejects malformed rules and kinds no SM has",
                     Catch::Contains("cta_scheduler.by_kind.kernels[1]") && Catch::Contains("'fast'"));
 }
 
-TEST_CASE("cta_scheduler with steering split runs concurrent kernels on disjoint groups; a third waits for a group",
+TEST_CASE("cta_scheduler with steering split runs concurrent kernels on disjoint groups, a third waits for a group",
           "[gpu][cta_scheduler][steering]") {
   gpu::CtaSchedulerConfig cfg;
   cfg.steering = "split";

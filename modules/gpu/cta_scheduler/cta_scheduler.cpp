@@ -13,6 +13,38 @@ namespace {
 constexpr uint64_t kNoTimer = std::numeric_limits<uint64_t>::max();
 }
 
+uint8_t CtaSchedulerConfig::l1_invalidation_cache_bits(const std::string& prefix) const {
+  const std::string key = prefix + ".l1_invalidation_caches";
+  uint8_t bits = 0;
+  for (std::size_t i = 0; i < l1_invalidation_caches.size(); ++i) {
+    const std::string& c = l1_invalidation_caches[i];
+    if (c == "l1i") bits |= sm::kL1I;
+    else if (c == "l1d") bits |= sm::kL1D;
+    else if (c == "l1c") bits |= sm::kL1C;
+    else if (c == "l1t") bits |= sm::kL1T;
+    else
+      throw config::ConfigError("key '" + key + "[" + std::to_string(i) + "]': \"" + c +
+                                "\" is not one of l1i, l1d, l1c, l1t");
+  }
+  if (bits == 0 && l1_invalidation != "none")
+    throw config::ConfigError("key '" + key + "': empty, but " + prefix + ".l1_invalidation is '" + l1_invalidation +
+                              "' (set it to none to never invalidate)");
+  return bits;
+}
+
+void CtaSchedulerConfig::validate(const std::string& prefix, uint32_t sms) const {
+  if (l1_invalidation != "none" && l1_invalidation != "on_idle" && l1_invalidation != "on_new_kernel")
+    throw config::ConfigError("key '" + prefix + ".l1_invalidation': \"" + l1_invalidation +
+                              "\" is not one of none, on_idle, on_new_kernel");
+  l1_invalidation_cache_bits(prefix);
+  auto policy = make_steering_policy(steering, steering_config(), prefix);
+  if (sms == 0) return;
+  SteeringContext ctx;
+  ctx.sm_count = sms;
+  ctx.sm_kinds.assign(sms, "sm");
+  policy->check(ctx);
+}
+
 CtaScheduler::CtaScheduler(sc_core::sc_module_name name, const CtaSchedulerConfig& cfg, const ClockDomain& core,
                            stats::Group& parent)
     : sc_core::sc_module(name),
@@ -35,12 +67,11 @@ CtaScheduler::CtaScheduler(sc_core::sc_module_name name, const CtaSchedulerConfi
       last_cta_time_(stats_, "last_cta_time",
                      "issue-to-completion cycles of each kernel's last issued CTA (KAWS Table 2)"),
       kernel_cycles_(stats_, "kernel_cycles", "core cycles from a kernel's first CTA launch to its completion") {
+  cfg_.validate();  // the SM-dependent steering checks run at the first submit
   if (cfg_.l1_invalidation == "none") l1_invalidation_ = L1Invalidation::None;
   else if (cfg_.l1_invalidation == "on_idle") l1_invalidation_ = L1Invalidation::OnIdle;
-  else if (cfg_.l1_invalidation == "on_new_kernel") l1_invalidation_ = L1Invalidation::OnNewKernel;
-  else
-    throw config::ConfigError("key 'cta_scheduler.l1_invalidation': \"" + cfg_.l1_invalidation +
-                              "\" is not one of none, on_idle, on_new_kernel");
+  else l1_invalidation_ = L1Invalidation::OnNewKernel;
+  l1_invalidation_caches_ = cfg_.l1_invalidation_cache_bits();
   sc_core::sc_spawn_options opts;
   opts.spawn_method();
   opts.dont_initialize();
@@ -314,7 +345,7 @@ void CtaScheduler::kernel_boundary(SmSlot& slot, const KernelRecord& r) {
   }
   if (!slot.owes_invalidation) return;
   if (l1_invalidation_ == L1Invalidation::OnIdle && slot.sm->resident_ctas() > 0) return;
-  slot.sm->invalidate_l1s();
+  slot.sm->invalidate_l1s(l1_invalidation_caches_);
   slot.owes_invalidation = false;
   ++l1_invalidations_;
   auto finished = [this, k](uint32_t id) { return id != k && record(id).completed(); };

@@ -46,6 +46,7 @@ struct CtaSchedulerConfig {
   SplitSteeringConfig split;
   KindSteeringConfig by_kind;
   std::string l1_invalidation = "on_idle";
+  std::vector<std::string> l1_invalidation_caches = {"l1d"};
 
   template <class V>
   void visit(V& v) {
@@ -70,9 +71,20 @@ struct CtaSchedulerConfig {
             "on_new_kernel (at once, even with other kernels' CTAs resident: valid lines dropped, lines "
             "awaiting fills kept)",
             config::one_of({"none", "on_idle", "on_new_kernel"}));
+    v.param("l1_invalidation_caches", l1_invalidation_caches,
+            "the L1 caches a kernel-boundary invalidation drops, any of l1i, l1d, l1c, l1t (GPGPU-Sim "
+            "invalidates only the L1D: ldst_unit::invalidate)",
+            config::one_of({"l1i", "l1d", "l1c", "l1t"}));
   }
 
   SteeringConfig steering_config() const { return SteeringConfig{split, by_kind}; }
+  // l1_invalidation_caches as sm::L1Cache bits; throws config::ConfigError naming the key
+  // (under `prefix`) for an unknown cache, or an empty list with l1_invalidation != none.
+  uint8_t l1_invalidation_cache_bits(const std::string& prefix = "cta_scheduler") const;
+  // Every cross-field check: the L1 invalidation keys, the steering policy and every
+  // policy's parameters, the chosen policy against a GPU of `sms` SMs of kind "sm"
+  // (skipped for sms = 0). Throws config::ConfigError naming the key.
+  void validate(const std::string& prefix = "cta_scheduler", uint32_t sms = 0) const;
 };
 
 // How a kernel is launched: its stream (launches on one stream run one after the other,
@@ -188,6 +200,7 @@ class CtaScheduler : public sc_core::sc_module {
   std::unique_ptr<SteeringPolicyIF> steering_;
   bool steering_checked_ = false;  // SteeringPolicyIF::check ran (at the first submit)
   L1Invalidation l1_invalidation_ = L1Invalidation::OnIdle;
+  uint8_t l1_invalidation_caches_ = 0;  // sm::L1Cache bits
   std::vector<SmSlot> sms_;
   std::vector<CtaSchedulerListener*> listeners_;
   std::deque<KernelRecord> records_;   // every launch, in submission order (stable addresses)
