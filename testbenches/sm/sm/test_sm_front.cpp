@@ -49,15 +49,11 @@ TEST_CASE("sm front: two independent warps interleave on one scheduler (lrr)", "
   FrontHarness tb("tb", cfg, latencies(), ones());
   run_alu_chain(tb, 64, -5);
 
-  const auto c0 = alu_chain_issues(tb.issued, 0), c1 = alu_chain_issues(tb.issued, 1);
-  REQUIRE(c0.size() == 8);
-  REQUIRE(c1.size() == 8);
-  for (std::size_t i = 0; i < 8; ++i) {
+  // The warps interleave, each still one ALU latency apart from its own producer.
+  const auto c0 = check_alu_chains_interleave(tb.issued);
+  for (std::size_t i = 1; i < c0.size(); ++i) {
     INFO(c0[i].text);
-    // Warp 1's k-th chain instruction issues the cycle after warp 0's: they interleave,
-    // each still one ALU latency apart from its own producer.
-    CHECK(c1[i].cycle == c0[i].cycle + 1);
-    if (i > 0) CHECK(c0[i].cycle - c0[i - 1].cycle == kAlu);
+    CHECK(c0[i].cycle - c0[i - 1].cycle == kAlu);
   }
 }
 

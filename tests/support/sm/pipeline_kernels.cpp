@@ -69,4 +69,15 @@ std::vector<IssueRecord> alu_chain_issues(const std::vector<IssueRecord>& all, u
   return out;
 }
 
+std::vector<IssueRecord> check_alu_chains_interleave(const std::vector<IssueRecord>& all) {
+  const auto c0 = alu_chain_issues(all, 0), c1 = alu_chain_issues(all, 1);
+  REQUIRE(c0.size() == 8);
+  REQUIRE(c1.size() == 8);
+  for (std::size_t i = 0; i < 8; ++i) {
+    INFO(c0[i].text);
+    CHECK(c1[i].cycle == c0[i].cycle + 1);
+  }
+  return c0;
+}
+
 }  // namespace gputlm::sm::test_support

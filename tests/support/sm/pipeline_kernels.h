@@ -26,5 +26,9 @@ std::vector<int> run_loop_sum(SmTestBench& tb, uint32_t ctas, uint32_t threads, 
 // alu_chain's eight dependent instructions (mul.lo.s32 ... xor.b32) of `warp`, in issue
 // order (fewer if the warp did not issue them all).
 std::vector<IssueRecord> alu_chain_issues(const std::vector<IssueRecord>& all, uint32_t warp);
+// Warps 0 and 1 ran alu_chain on one scheduler: checks that both issued the whole chain
+// and that they interleave (warp 1's k-th chain instruction issues the cycle after warp
+// 0's). Returns warp 0's chain.
+std::vector<IssueRecord> check_alu_chains_interleave(const std::vector<IssueRecord>& all);
 
 }  // namespace gputlm::sm::test_support
