@@ -244,6 +244,7 @@ void CtaScheduler::retire_completions() {
       r.end_cycle = c.finish_cycle;
       stream_free_from_[r.stream] = r.end_cycle + 1;
       running_.erase(std::find(running_.begin(), running_.end(), &r));
+      ++running_changes_;
       ++kernels_completed_;
       kernel_cycles_.sample(static_cast<double>(r.cycles()));
       last_cta_time_.sample(static_cast<double>(r.last_cta_time()));
@@ -271,6 +272,11 @@ void CtaScheduler::admit(uint64_t cycle) {
     }
     blocked_streams.push_back(r->stream);
     if (r->sm_set.empty()) {
+      auto refused = refused_at_.find(r->kernel->id);
+      if (refused != refused_at_.end() && refused->second == running_changes_) {
+        ++it;  // refused, and nothing has changed since
+        continue;
+      }
       std::vector<uint32_t> set = steering_->choose(*r->kernel, r->cta_count, steering_context());
       std::sort(set.begin(), set.end());
       set.erase(std::unique(set.begin(), set.end()), set.end());
@@ -280,20 +286,23 @@ void CtaScheduler::admit(uint64_t cycle) {
                                " but the GPU has " + std::to_string(sms_.size()) + " SMs");
       if (set.empty()) {
         // No SMs for it now: it stays queued (blocking its stream) and is asked again
-        // when a running kernel completes, which wakes the scheduler.
+        // once the running set has changed (a completion wakes the scheduler).
         if (running_.empty())
           throw std::logic_error(std::string(name()) + ": steering policy '" + steering_->name() +
                                  "' has no SMs for kernel " + r->kernel->name +
                                  " while no kernel runs (it would wait forever)");
         if (!r->waited_for_sms) ++steering_waits_;
         r->waited_for_sms = true;
+        refused_at_[r->kernel->id] = running_changes_;
         ++it;
         continue;
       }
       r->sm_set = std::move(set);
+      refused_at_.erase(r->kernel->id);
     }
     r->admit_cycle = cycle;
     running_.push_back(r);
+    ++running_changes_;
     it = queue_.erase(it);
     ++kernels_admitted_;
     for (CtaSchedulerListener* l : listeners_) l->kernel_admitted(*r);

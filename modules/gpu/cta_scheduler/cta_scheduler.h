@@ -209,6 +209,10 @@ class CtaScheduler : public sc_core::sc_module {
   std::vector<sm::CtaCompletion> completions_;  // reported, not yet retired
   std::map<uint32_t, KernelRecord*> by_id_;
   std::map<uint32_t, uint64_t> stream_free_from_;  // per stream: first cycle a successor may start
+  // The running set changes (admissions, completions); a kernel the steering policy
+  // refused is asked again only after it changed (kernel id -> change count at refusal).
+  uint64_t running_changes_ = 0;
+  std::map<uint32_t, uint64_t> refused_at_;
   std::vector<uint8_t> used_;          // per SM: got a CTA this cycle (scratch)
   uint32_t rr_next_ = 0;               // first SM tried for the next CTA
 

@@ -1,7 +1,8 @@
 // Kernel steering: which SMs a kernel may run on. The CTA scheduler asks the policy once,
 // when a kernel is admitted, and then assigns that kernel's CTAs only to the chosen SMs.
 // A policy may also answer "no SMs now": the kernel then stays in the launch queue and is
-// asked again whenever a running kernel completes.
+// asked again once the set of running kernels has changed (a completion or another
+// admission), so a policy's answer must depend only on its arguments.
 //
 //   all      every SM (the default; concurrent kernels share SMs)
 //   split    the SMs form `split.parts` fixed groups of consecutive ids; a kernel gets
