@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "stream_spec.h"
 
 namespace {
 
@@ -23,7 +26,8 @@ struct CliResult {
 
 CliResult run_cli(const std::string& args) {
   fs::create_directories(GPUTLM_GPU_TEST_TMP);
-  const std::string out = std::string(GPUTLM_GPU_TEST_TMP) + "/cli_output.txt";
+  // One output file per test process: ctest runs tests of this file in parallel.
+  const std::string out = std::string(GPUTLM_GPU_TEST_TMP) + "/cli_output_" + std::to_string(::getpid()) + ".txt";
   const std::string cmd = std::string(GPUTLM_CLI) + " " + args + " > " + out + " 2>&1";
   const int status = std::system(cmd.c_str());
   CliResult r;
@@ -115,4 +119,25 @@ TEST_CASE("gpu_top suite prints a table of workloads", "[gpu][cli]") {
   CHECK_THAT(r.output, Catch::Contains("vecadd"));
   CHECK_THAT(r.output, Catch::Contains("saxpy"));
   CHECK_THAT(r.output, Catch::Contains("2 of 2 workloads passed"));
+}
+
+TEST_CASE("gpu_top timing run of two streams under steering split overlaps them, identically on two runs",
+          "[gpu][cli][stream][steering]") {
+  const std::string spec_path = gputlm::test::write_two_stream_spec(fs::path(GPUTLM_GPU_TEST_TMP) / "cli_streams", 0, 1);
+  const std::string a = std::string(GPUTLM_GPU_TEST_TMP) + "/streams_a.json",
+                    b = std::string(GPUTLM_GPU_TEST_TMP) + "/streams_b.json";
+  for (const std::string& out : {a, b}) {
+    CliResult r = run_cli("run " + spec_path + " --config configs/fermi_gtx480.json -p cta_scheduler.steering=split --quiet --stats " + out);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+  }
+  nlohmann::json ja = read_json(a), jb = read_json(b);
+  CHECK(ja["ok"] == true);
+  REQUIRE(ja["launches"].size() == 2);
+  const nlohmann::json& k0 = ja["launches"][0];
+  const nlohmann::json& k1 = ja["launches"][1];
+  CHECK(k1["start_cycle"].get<uint64_t>() < k0["end_cycle"].get<uint64_t>());
+  ja.erase("host");
+  jb.erase("host");
+  CHECK(ja == jb);
 }

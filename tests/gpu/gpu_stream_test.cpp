@@ -3,9 +3,7 @@
 // "split" the two concurrent kernels run on disjoint SM halves. Outputs verified each time.
 #include <catch2/catch.hpp>
 
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <set>
 #include <string>
@@ -16,33 +14,14 @@
 #include "runtime/launch_spec.h"
 #include "runtime/runtime.h"
 #include "runtime/spec_runner.h"
+#include "stream_spec.h"
 
 using namespace gputlm;
 
 namespace {
 
-constexpr int kN = 4096;
-
-// A spec of two vecadd launches (4 CTAs of 128 threads each) on the given streams,
-// writing c0 = a + b and c1 = b + a, both expected to be 3i.
 std::string write_spec(const std::string& name, uint32_t stream0, uint32_t stream1) {
-  const std::filesystem::path dir = std::filesystem::path(GPUTLM_GPU_TEST_TMP) / name;
-  std::filesystem::create_directories(dir);
-  std::vector<float> ref(kN);
-  for (int i = 0; i < kN; ++i) ref[static_cast<std::size_t>(i)] = static_cast<float>(3 * i);
-  std::ofstream(dir / "c_ref.bin", std::ios::binary)
-      .write(reinterpret_cast<const char*>(ref.data()), static_cast<std::streamsize>(ref.size() * 4));
-  const std::string ptx = std::filesystem::absolute("workloads/vecadd/vecadd.ptx").string();
-  const std::string n = std::to_string(kN);
-  std::ofstream(dir / "spec.json") << R"({"ptx": ")" << ptx << R"(", "kernel": "vecadd", "grid": [4], "block": [128],
-    "buffers": {"a": {"type": "f32", "count": )" << n << R"(, "init": {"iota": {"start": 0, "step": 1}}},
-                "b": {"type": "f32", "count": )" << n << R"(, "init": {"iota": {"start": 0, "step": 2}}},
-                "c0": {"type": "f32", "count": )" << n << R"(, "init": {"fill": 0}},
-                "c1": {"type": "f32", "count": )" << n << R"(, "init": {"fill": 0}}},
-    "launches": [{"args": [)" << n << R"(, "a", "b", "c0"], "stream": )" << stream0 << R"(},
-                 {"args": [)" << n << R"(, "b", "a", "c1"], "stream": )" << stream1 << R"(}],
-    "outputs": {"c0": {"expect": {"file": "c_ref.bin"}}, "c1": {"expect": {"file": "c_ref.bin"}}}})";
-  return (dir / "spec.json").string();
+  return test::write_two_stream_spec(std::filesystem::path(GPUTLM_GPU_TEST_TMP) / name, stream0, stream1);
 }
 
 struct SmLog : gpu::CtaSchedulerListener {
