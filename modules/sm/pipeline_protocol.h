@@ -98,6 +98,9 @@ class IssueStatusIF : public virtual sc_core::sc_interface {
   virtual bool can_accept(uint32_t scheduler, UnitType unit) const = 0;
   // The unit type `in` executes on in this SM (depends on which units are configured).
   virtual UnitType unit_for(const isa::Instruction& in) const = 0;
+  // A value that changes whenever some can_accept() answer may have changed since an
+  // earlier cycle: a scheduler whose warps waited on a unit re-checks them only then.
+  virtual uint64_t availability_version(uint64_t cycle) const = 0;
 };
 
 // A clocked stage of an SM pipeline. Inside an Sm, the SM's single clock process calls

@@ -116,6 +116,7 @@ void SmCore::launch_cta(KernelInstance& k, uint64_t cta_linear_id) {
   used_registers_ += k.demand.registers;
   used_shared_ += k.demand.shared_bytes;
   ++ctas_launched_;
+  table_.touch();
   if (waker_) waker_();
 }
 
@@ -124,6 +125,7 @@ void SmCore::retire_finished_warps(uint64_t cycle) {
     WarpSlot& s = table_[w];
     if (!s.valid || !s.issue_done || s.done || s.in_flight != 0 || s.fetch_pending) continue;
     s.done = true;
+    table_.touch();
     ++warps_completed_;
     for (auto& sch : schedulers_) sch->warp_removed(w);
     const uint32_t cta_slot = s.cta_slot;  // copied: clearing the table below resets `s`
@@ -161,6 +163,7 @@ void SmCore::receive_writeback(WarpInstruction& wi) {
     throw PipelineError(std::string(name()) + ": writeback of warp " + std::to_string(wi.warp) + " pc " + hex(wi.pc) +
                         " that has no instruction in flight");
   scoreboard_->release(wi);
+  table_.touch();  // the schedulers re-check their hazards
   --s.in_flight;
   ++writebacks_;
   shared_.pool.release(&wi);

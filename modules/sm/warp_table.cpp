@@ -8,14 +8,9 @@ WarpTable::WarpTable(uint32_t max_warps, uint32_t ibuffer_entries) : entries_(ib
   for (auto& s : slots_) s.ibuf.resize(entries_);
 }
 
-const IBufferEntry& WarpTable::ibuf_head(uint32_t w) const { return ibuf_at(w, 0); }
-
-const IBufferEntry& WarpTable::ibuf_at(uint32_t w, uint32_t i) const {
-  const WarpSlot& s = slots_[w];
-  if (i >= s.ibuf_count)
-    throw PipelineError("I-buffer of warp " + std::to_string(w) + ": entry " + std::to_string(i) + " of " +
-                        std::to_string(s.ibuf_count));
-  return s.ibuf[(s.ibuf_head + i) % entries_];
+void WarpTable::throw_ibuf_range(uint32_t w, uint32_t i) const {
+  throw PipelineError("I-buffer of warp " + std::to_string(w) + ": entry " + std::to_string(i) + " of " +
+                      std::to_string(slots_[w].ibuf_count));
 }
 
 void WarpTable::ibuf_push(uint32_t w, const IBufferEntry& e) {
@@ -23,6 +18,7 @@ void WarpTable::ibuf_push(uint32_t w, const IBufferEntry& e) {
   if (s.ibuf_count == entries_) throw PipelineError("I-buffer of warp " + std::to_string(w) + " overflow");
   s.ibuf[(s.ibuf_head + s.ibuf_count) % entries_] = e;
   ++s.ibuf_count;
+  ++version_;
 }
 
 void WarpTable::ibuf_pop(uint32_t w) {
@@ -30,12 +26,14 @@ void WarpTable::ibuf_pop(uint32_t w) {
   if (s.ibuf_count == 0) throw PipelineError("I-buffer of warp " + std::to_string(w) + " underflow");
   s.ibuf_head = (s.ibuf_head + 1) % entries_;
   --s.ibuf_count;
+  ++version_;
 }
 
 void WarpTable::ibuf_flush(uint32_t w) {
   WarpSlot& s = slots_[w];
   s.ibuf_head = s.ibuf_count = 0;
   if (s.fetch_pending) s.fetch_stale = true;
+  ++version_;
 }
 
 uint64_t WarpTable::next_fetch_pc(uint32_t w) const {
@@ -49,6 +47,7 @@ void WarpTable::clear(uint32_t w) {
   std::vector<IBufferEntry> keep = std::move(s.ibuf);
   s = WarpSlot{};
   s.ibuf = std::move(keep);
+  ++version_;
 }
 
 }  // namespace gputlm::sm

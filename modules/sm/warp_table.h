@@ -58,8 +58,12 @@ class WarpTable {
   // I-buffer
   bool ibuf_empty(uint32_t w) const { return slots_[w].ibuf_count == 0; }
   uint32_t ibuf_free(uint32_t w) const { return entries_ - slots_[w].ibuf_count; }
-  const IBufferEntry& ibuf_head(uint32_t w) const;
-  const IBufferEntry& ibuf_at(uint32_t w, uint32_t i) const;  // i-th from the head
+  const IBufferEntry& ibuf_head(uint32_t w) const { return ibuf_at(w, 0); }
+  const IBufferEntry& ibuf_at(uint32_t w, uint32_t i) const {  // i-th from the head
+    const WarpSlot& s = slots_[w];
+    if (i >= s.ibuf_count) throw_ibuf_range(w, i);
+    return s.ibuf[(s.ibuf_head + i) % entries_];
+  }
   void ibuf_push(uint32_t w, const IBufferEntry& e);
   void ibuf_pop(uint32_t w);
   // Empties the I-buffer; an outstanding fetch becomes stale (discarded on arrival).
@@ -73,8 +77,19 @@ class WarpTable {
 
   void clear(uint32_t w);
 
+  // Version of the state the issue and fetch stages decide from: I-buffers, residency,
+  // warp status, pending fetches and (bumped by the SM core) the scoreboard. The table's
+  // own mutators bump it; code that changes a slot through operator[] calls touch(). A
+  // stage that found nothing to do at version v finds nothing again while it stays v, so
+  // it may repeat its last result instead of re-deciding (WarpScheduler, FetchUnit).
+  uint64_t version() const { return version_; }
+  void touch() { ++version_; }
+
  private:
+  [[noreturn]] void throw_ibuf_range(uint32_t w, uint32_t i) const;
+
   uint32_t entries_;
+  uint64_t version_ = 0;
   std::vector<WarpSlot> slots_;
 };
 

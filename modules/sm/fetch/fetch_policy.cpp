@@ -52,6 +52,7 @@ class NoPrefetcher : public InstructionPrefetcherIF {
   void observe(const mem::AccessRecord&) override {}
   bool next(uint32_t, uint64_t&) override { return false; }
   void sent(bool) override {}
+  bool may_prefetch() const override { return false; }
 };
 
 class NextLinePrefetcher : public InstructionPrefetcherIF {

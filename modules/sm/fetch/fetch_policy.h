@@ -50,6 +50,9 @@ class InstructionPrefetcherIF {
   virtual bool next(uint32_t occupied_mshrs, uint64_t& line_address) = 0;
   // The candidate returned by next() was sent (true) or refused by the cache (false).
   virtual void sent(bool accepted) = 0;
+  // False for a prefetcher that never sends: the fetch stage may then sleep on cycles
+  // where no warp can fetch.
+  virtual bool may_prefetch() const { return true; }
 };
 
 // "none" or "next_line" (ELF 000 §3.5: on a demand miss to line X, prefetch X+1 while

@@ -102,6 +102,7 @@ bool FetchUnit::send_fetch(uint32_t w, uint64_t cycle) {
     return false;
   }
   s.fetch_pending = true;
+  table_.touch();
   s.fetch_stale = false;
   s.fetch_pc = pc;
   s.fetch_count = n;
@@ -192,6 +193,7 @@ bool FetchUnit::tick_decode(uint64_t cycle) {
       }
       s.fetch_pending = false;
       s.fetch_stale = false;
+      table_.touch();
     }
     gp.release();
   }
@@ -199,14 +201,23 @@ bool FetchUnit::tick_decode(uint64_t cycle) {
 }
 
 bool FetchUnit::tick_fetch(uint64_t cycle) {
-  live_.clear();
-  for (uint32_t w = 0; w < table_.size(); ++w) {
-    if (!table_.live(w)) continue;
-    live_.push_back(w);
-    if (table_.ibuf_empty(w) && table_[w].ctx->status == isa::WarpStatus::Ready) ++ibuffer_empty_warp_cycles_;
+  const bool unchanged = scanned_at_version_ == table_.version();
+  if (!unchanged) {
+    live_.clear();
+    empty_ibuffers_ = 0;
+    any_eligible_ = false;
+    for (uint32_t w = 0; w < table_.size(); ++w) {
+      if (!table_.live(w)) continue;
+      live_.push_back(w);
+      if (table_.ibuf_empty(w) && table_[w].ctx->status == isa::WarpStatus::Ready) ++empty_ibuffers_;
+      any_eligible_ = any_eligible_ || eligible(w);
+    }
+    scanned_at_version_ = table_.version();
   }
+  ibuffer_empty_warp_cycles_.add(empty_ibuffers_);
   if (waiting_end_req_) return false;  // END_REQ will wake us
   if (outstanding_ + 1 > responses_.capacity()) return false;
+  if (!any_eligible_ && !prefetcher_->may_prefetch()) return false;
   candidates_.clear();
   order_->order(live_, candidates_);
   bool sent = false, refused = false;

@@ -83,6 +83,12 @@ class FetchUnit : public sc_core::sc_module {
   uint32_t outstanding_ = 0;                             // fetches and prefetches in flight
   std::function<void()> waker_;
   std::vector<uint32_t> live_, candidates_;
+  // The last scan of the warp table (tick_fetch): at which WarpTable::version(), how many
+  // live ready warps had an empty I-buffer, and whether any warp could fetch. While the
+  // version stays, the scan's result stands.
+  uint64_t scanned_at_version_ = ~uint64_t{0};
+  uint32_t empty_ibuffers_ = 0;
+  bool any_eligible_ = true;
 
   stats::Counter fetches_, fetched_instructions_, reservation_fails_, stale_fetches_, prefetches_,
       ibuffer_empty_warp_cycles_;

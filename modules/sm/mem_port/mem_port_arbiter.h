@@ -8,7 +8,9 @@
 // request, and sends the next one only after the downstream's END_REQ (an END_REQ
 // received in cycle M frees the downstream from cycle M+1). Responses pass straight
 // through to the port their request came from (END_RESP likewise), so the response path
-// adds no latency. Decisions never depend on SystemC's process evaluation order.
+// adds no latency. Decisions never depend on SystemC's process evaluation order: a slot
+// freed by this cycle's forward counts from the next cycle, and a request withheld in
+// cycle N is admitted from cycle N+1 on, whether our tick ran before or after the call.
 #pragma once
 
 #include <cstdint>
@@ -47,11 +49,20 @@ class MemPortArbiter : public sc_core::sc_module {
   bool tick(uint64_t cycle);
   int route_of(const tlm::tlm_generic_payload& gp) const;
   void send_end_req(uint32_t port, tlm::tlm_generic_payload& gp);
+  // Room in port p's queue for a request arriving now (the slot of a request forwarded
+  // in this very cycle is not free before the next one).
+  bool has_room(uint32_t p) const;
 
   uint32_t queue_per_port_;
   const ClockDomain& domain_;
   std::vector<CycleQueue<tlm::tlm_generic_payload*>> queues_;  // per port, ready from arrival + 1
   std::vector<tlm::tlm_generic_payload*> withheld_;            // per port: END_REQ withheld (queue full)
+  std::vector<uint64_t> withheld_cycle_;                       // per port: when it was withheld
+  uint64_t forwarded_cycle_ = ~uint64_t{0};                    // cycle and port of the last forward
+  uint32_t forwarded_port_ = 0;
+  // While asleep waiting for END_REQ with requests queued: the first cycle a queued
+  // request is ready, so the next tick counts the blocked cycles it slept through.
+  uint64_t blocked_from_ = ~uint64_t{0};
   std::vector<std::pair<tlm::tlm_generic_payload*, uint32_t>> routes_;  // request -> port, until its response ends
   tlm::tlm_generic_payload* in_progress_ = nullptr;  // downstream END_REQ pending
   uint32_t in_progress_port_ = 0;

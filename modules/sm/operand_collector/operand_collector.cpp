@@ -108,6 +108,7 @@ void OperandCollector::receive(WarpInstruction& wi) {
   c.pending = 0;
   c.ready = now + 2;  // no operands: allocated in now+1, dispatch from now+2
   ++occupied_;
+  ++collector_events_;
   ++instructions_;
   // Distinct general registers (predicates are not in the banked register file).
   for (uint8_t i = 0; i < wi.n_reads; ++i) {
@@ -142,6 +143,8 @@ void OperandCollector::dispatch_ready(uint64_t cycle) {
       wi->dispatch_cycle = cycle;
       c.wi = nullptr;
       c.free_from = cycle + 1;
+      last_free_from_ = c.free_from;
+      ++collector_events_;
       --occupied_;
       dispatched_.add(static_cast<std::size_t>(c.type));
       dispatch[p].send(*wi);

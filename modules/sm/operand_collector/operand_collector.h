@@ -50,6 +50,10 @@ class OperandCollector : public sc_core::sc_module, public PipelineStage, public
 
   // IssueStatusIF
   bool can_accept(uint32_t scheduler, UnitType unit) const override;
+  uint64_t availability_version(uint64_t cycle) const override {
+    // Taking or freeing a collector is an event; a freed one becomes usable a cycle later.
+    return 2 * collector_events_ + (cycle >= last_free_from_ ? 1 : 0);
+  }
   UnitType unit_for(const isa::Instruction& in) const override;
   // PipelineStage
   bool tick(uint64_t cycle) override;
@@ -89,6 +93,8 @@ class OperandCollector : public sc_core::sc_module, public PipelineStage, public
   std::vector<std::vector<ReadRequest>> banks_;
   uint64_t order_ = 0;
   uint32_t occupied_ = 0;
+  uint64_t collector_events_ = 0;  // collectors taken or freed (availability_version)
+  uint64_t last_free_from_ = 0;
 
   stats::Group stats_;
   stats::Counter instructions_, operand_reads_, bank_conflict_cycles_, dispatch_stall_cycles_;

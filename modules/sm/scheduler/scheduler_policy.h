@@ -38,6 +38,11 @@ class SchedulerPolicyIF {
   virtual void issued(uint32_t slot, const isa::Instruction& in) = 0;
   // A warp slot was freed (its CTA finished): forget per-warp state.
   virtual void warp_removed(uint32_t /*slot*/) {}
+  // Whether order() changes only through issued()/warp_removed() and the warps passed in.
+  // The scheduler then skips re-deciding in cycles where nothing it reads has changed; a
+  // policy driven by other state (time, cache feedback, counters of other blocks) returns
+  // false and is asked every cycle.
+  virtual bool order_changes_only_on_issue() const { return true; }
 };
 
 // Creates the policy `cfg.policy` (throws config::ConfigError naming key_prefix.policy for

@@ -131,6 +131,19 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
   return unit;
 }
 
+bool WarpScheduler::decision_unchanged(uint64_t cycle) const {
+  return last_issued_ == 0 && !inputs_changed_ && decided_at_version_ == table_.version() &&
+         (!waited_on_unit_ || decided_at_availability_ == issue_status->availability_version(cycle)) && !filter_ &&
+         !sharing_ && policy_->order_changes_only_on_issue();
+}
+
+void WarpScheduler::add_stall(uint64_t cycles) {
+  for (uint32_t b = 0; b < static_cast<uint32_t>(kWarpBlocks); ++b)
+    if (last_obs_.has(static_cast<WarpBlock>(b))) shared_.warp_blocks.add(b, cycles);
+  shared_.stall_elf.add(static_cast<std::size_t>(last_elf_), cycles);
+  shared_.stall_kaws.add(static_cast<std::size_t>(last_kaws_), cycles);
+}
+
 void WarpScheduler::account_skipped(uint64_t cycles) {
   if (cycles == 0) return;
   if (last_issued_ != 0)
@@ -140,6 +153,11 @@ void WarpScheduler::account_skipped(uint64_t cycles) {
 }
 
 uint32_t WarpScheduler::tick(uint64_t cycle) {
+  if (decision_unchanged(cycle)) {
+    add_stall(1);
+    return 0;
+  }
+  inputs_changed_ = false;
   const uint32_t n = cfg_.scheduler.count;
   views_.clear();
   for (uint32_t w = id_; w < table_.size(); w += n)
@@ -189,12 +207,13 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
   if (last_issued_ > 0) return last_issued_;
   // Resident warps the policy left out of the order (warp limit) are not eligible.
   if (order_.size() < views_.size()) obs.add(WarpBlock::NotEligible);
-  for (uint32_t b = 0; b < static_cast<uint32_t>(kWarpBlocks); ++b)
-    if (obs.has(static_cast<WarpBlock>(b))) shared_.warp_blocks.add(b);
+  last_obs_ = obs;
   last_elf_ = classify_elf(obs);
   last_kaws_ = classify_kaws(obs);
-  shared_.stall_elf.add(static_cast<std::size_t>(last_elf_));
-  shared_.stall_kaws.add(static_cast<std::size_t>(last_kaws_));
+  decided_at_version_ = table_.version();
+  waited_on_unit_ = obs.has(WarpBlock::UnitMemory) || obs.has(WarpBlock::UnitOther);
+  decided_at_availability_ = issue_status->availability_version(cycle);
+  add_stall(1);
   return 0;
 }
 

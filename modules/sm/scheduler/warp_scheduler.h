@@ -61,15 +61,25 @@ class WarpScheduler : public sc_core::sc_module {
 
   // Throttling hooks. Warps whose bit is clear may not issue (Mascar stall bits, LAWS-TH
   // warp limits); default all set.
-  void set_issue_mask(uint64_t mask) { mask_ = mask; }
+  void set_issue_mask(uint64_t mask) {
+    mask_ = mask;
+    inputs_changed_ = true;
+  }
   uint64_t issue_mask() const { return mask_; }
   // At most `n` warps of this scheduler may issue: the n oldest resident ones (dynamic warp
   // limiting: LAWS-TH, DYNCTA-like throttles); 0 = no limit (default).
-  void set_warp_limit(uint32_t n) { warp_limit_ = n; }
+  void set_warp_limit(uint32_t n) {
+    warp_limit_ = n;
+    inputs_changed_ = true;
+  }
   uint32_t warp_limit() const { return warp_limit_; }
   // A per-instruction veto (Mascar: a non-owner's memory instruction in MP mode).
   using IssueFilter = std::function<bool(uint32_t slot, const isa::Instruction& in)>;
-  void set_issue_filter(IssueFilter f) { filter_ = std::move(f); }
+  // A scheduler with a filter decides every cycle (the filter's state is not tracked).
+  void set_issue_filter(IssueFilter f) {
+    filter_ = std::move(f);
+    inputs_changed_ = true;
+  }
   // Called after every issue with the issued instruction (ELF WPT update, KAWS CTA
   // progress counters, Mascar ownership).
   using IssueObserver = std::function<void(const WarpInstruction& wi)>;
@@ -82,9 +92,13 @@ class WarpScheduler : public sc_core::sc_module {
   // KAWS warp sharing (digest §B7): warps of *other* schedulers this scheduler may issue on
   // its own collector units when none of its own warps issues; the source appends slots in
   // the order to try them (e.g. oldest warp stalled on a unit whose collector here is free).
-  // Stall classes count this scheduler's own warps only.
+  // Stall classes count this scheduler's own warps only. With a source the scheduler
+  // decides every cycle.
   using SharingSource = std::function<void(uint32_t scheduler, std::vector<uint32_t>& slots)>;
-  void set_sharing_source(SharingSource f) { sharing_ = std::move(f); }
+  void set_sharing_source(SharingSource f) {
+    sharing_ = std::move(f);
+    inputs_changed_ = true;
+  }
   uint64_t shared_issues() const { return shared_issues_; }
 
   SchedulerPolicyIF& policy() { return *policy_; }
@@ -96,6 +110,11 @@ class WarpScheduler : public sc_core::sc_module {
     bool ready = false;
   };
   Readiness evaluate(uint32_t slot) const;
+  // Whether this cycle's decision would repeat the last one: nothing issued then, and
+  // nothing it was decided from has changed: WarpTable::version(), its own inputs, and,
+  // if a warp waited on a unit, the units' availability_version().
+  bool decision_unchanged(uint64_t cycle) const;
+  void add_stall(uint64_t cycles);
   UnitType issue_one(uint32_t slot, uint64_t cycle, bool own);
 
   uint32_t id_;
@@ -115,6 +134,11 @@ class WarpScheduler : public sc_core::sc_module {
   std::vector<uint32_t> borrowed_;
   uint64_t shared_issues_ = 0;
   uint32_t last_issued_ = 0;
+  StallObservation last_obs_;
+  uint64_t decided_at_version_ = ~uint64_t{0};
+  bool inputs_changed_ = true;
+  bool waited_on_unit_ = false;
+  uint64_t decided_at_availability_ = 0;
   ElfStall last_elf_ = ElfStall::Other;
   KawsStall last_kaws_ = KawsStall::Idle;
 };
