@@ -1,5 +1,6 @@
 #include "sm/sm.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace gputlm::sm {
@@ -101,6 +102,20 @@ void Sm::invalidate_l1s(uint8_t which) {
   if (which & kL1D) l1d_.invalidate_all();
   if (which & kL1C) l1c_.invalidate_all();
   if (which & kL1T) l1t_.invalidate_all();
+}
+
+// The limits SmCore::occupancy_limit applies, on an empty SM.
+uint32_t Sm::max_resident_ctas(const KernelInstance& k) const {
+  const CtaDemand& d = k.demand;
+  uint64_t n = cfg_.max_ctas;
+  auto limit = [&n](uint64_t capacity, uint64_t per_cta) {
+    if (per_cta > 0) n = std::min(n, capacity / per_cta);
+  };
+  limit(cfg_.max_threads, d.threads);
+  limit(cfg_.max_warps, d.warps);
+  limit(cfg_.registers, d.registers);
+  limit(cfg_.shared_bytes, d.shared_bytes);
+  return static_cast<uint32_t>(n);
 }
 
 bool Sm::idle() const {

@@ -54,6 +54,7 @@ class Sm : public sc_core::sc_module, public SmCtaIF {
     core_.set_completion_callback(std::move(cb));
   }
   uint32_t resident_ctas() const override { return core_.resident_ctas(); }
+  uint32_t max_resident_ctas(const KernelInstance& k) const override;
   std::string state_dump() const override;
 
   // The SM's initiator socket towards the interconnect (all L1 misses).

@@ -53,6 +53,9 @@ class SmCtaIF {
   virtual void launch_cta(KernelInstance& k, uint64_t cta_linear_id) = 0;
   // Called (from the SM's tick) when a CTA has finished and its resources are free.
   virtual void set_completion_callback(std::function<void(const CtaCompletion&)> cb) = 0;
+  // CTAs of `k` that fit on this SM when it is empty (its occupancy limit for k; 0 if
+  // one CTA does not fit): what steering policies read as the kernel's concurrency.
+  virtual uint32_t max_resident_ctas(const KernelInstance& k) const = 0;
   // Number of CTAs resident (all kernels), for statistics and the watchdog.
   virtual uint32_t resident_ctas() const = 0;
   // Kernel boundary (the CTA scheduler's l1_invalidation policy): invalidate the L1

@@ -3,6 +3,7 @@
 // launch. Tests only; the real SM is modules/sm.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <systemc>
@@ -56,6 +57,15 @@ class FakeSm : public sc_core::sc_module, public sm::SmCtaIF {
   }
   void set_completion_callback(std::function<void(const sm::CtaCompletion&)> cb) override { cb_ = std::move(cb); }
   uint32_t resident_ctas() const override { return static_cast<uint32_t>(resident_.size()); }
+  uint32_t max_resident_ctas(const sm::KernelInstance& k) const override {
+    const auto& d = k.demand;
+    uint32_t n = limits_.ctas;
+    if (d.threads) n = std::min(n, limits_.threads / d.threads);
+    if (d.warps) n = std::min(n, limits_.warps / d.warps);
+    if (d.registers) n = std::min(n, limits_.registers / d.registers);
+    if (d.shared_bytes) n = std::min(n, limits_.shared_bytes / d.shared_bytes);
+    return n;
+  }
   void invalidate_l1s(uint8_t which) override {
     invalidations_.push_back(core_.now());
     invalidated_caches_.push_back(which);

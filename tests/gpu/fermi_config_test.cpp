@@ -98,7 +98,7 @@ TEST_CASE("fermi config checks the CTA scheduler's steering and L1 invalidation 
   CHECK(kinds.cta_scheduler.by_kind.kernels == std::vector<std::string>{"saxpy=sm"});
   CHECK_THROWS_WITH(with({"cta_scheduler.l1_invalidation=always"}), Catch::Contains("cta_scheduler.l1_invalidation"));
   CHECK_THROWS_WITH(with({"cta_scheduler.steering=spread"}),
-                    Catch::Contains("cta_scheduler.steering") && Catch::Contains("all, by_kind, split"));
+                    Catch::Contains("cta_scheduler.steering") && Catch::Contains("all, by_kind, ilp_tlp, split"));
   CHECK_THROWS_WITH(with({"cta_scheduler.steering=split", "cta_scheduler.split.parts=16"}),
                     Catch::Contains("cta_scheduler.split.parts") && Catch::Contains("the GPU has 15"));
   CHECK_THROWS_WITH(with({"cta_scheduler.split.when_full=queue"}), Catch::Contains("cta_scheduler.split.when_full"));
@@ -106,6 +106,9 @@ TEST_CASE("fermi config checks the CTA scheduler's steering and L1 invalidation 
                     Catch::Contains("cta_scheduler.by_kind.kernels[0]"));
   CHECK_THROWS_WITH(with({"cta_scheduler.steering=by_kind", "cta_scheduler.by_kind.default_kind=ilp"}),
                     Catch::Contains("cta_scheduler.by_kind.default_kind") && Catch::Contains("'ilp'"));
+  // The GTX480 has no ILP SMs: the heterogeneous GPU's rule cannot apply.
+  CHECK_THROWS_WITH(with({"cta_scheduler.steering=ilp_tlp"}), Catch::Contains("cta_scheduler.ilp_tlp.ilp_kind"));
+  CHECK_THROWS_WITH(with({"cta_scheduler.ilp_tlp.when_busy=never"}), Catch::Contains("cta_scheduler.ilp_tlp.when_busy"));
 }
 
 TEST_CASE("fermi config rejects a malformed parameter of a steering policy not in use", "[gpu][fermi][steering]") {

@@ -113,7 +113,7 @@ TEST_CASE("steering_policy split rejects impossible parameters naming the key", 
   CHECK_THROWS_WITH(split(0, "wait"), Catch::Contains("cta_scheduler.split.parts"));
   CHECK_THROWS_WITH(split(2, "queue"), Catch::Contains("cta_scheduler.split.when_full"));
   CHECK_THROWS_WITH(gpu::make_steering_policy("spread", gpu::SteeringConfig{}),
-                    Catch::Contains("cta_scheduler.steering") && Catch::Contains("all, by_kind, split"));
+                    Catch::Contains("cta_scheduler.steering") && Catch::Contains("all, by_kind, ilp_tlp, split"));
 }
 
 TEST_CASE("steering_policy by_kind selects the SMs of the kind a kernel rule names", "[gpu][steering]") {
@@ -212,4 +212,75 @@ TEST_CASE("cta_scheduler checks the steering parameters against its SMs at the f
   Bench b(2, [](uint32_t, uint64_t) { return 10; }, cfg);
   sm::KernelInstance k0 = named_kernel(0, "k0");
   CHECK_THROWS_WITH(b.sched->submit(k0, 1), Catch::Contains("cta_scheduler.by_kind.default_kind"));
+}
+
+namespace {
+std::unique_ptr<gpu::SteeringPolicyIF> ilp_tlp(const std::string& when_busy = "wait") {
+  gpu::SteeringConfig c;
+  c.ilp_tlp.when_busy = when_busy;
+  return gpu::make_steering_policy("ilp_tlp", c);
+}
+// GPU-H in miniature: SMs 0-2 TLP, 3-4 ILP; `fit` CTAs of the kernel fit on each SM.
+gpu::SteeringContext gpu_h(uint32_t fit, std::vector<Set> running = {}) {
+  gpu::SteeringContext c = context(5, std::move(running), {"tlp", "tlp", "tlp", "ilp", "ilp"});
+  c.max_resident_ctas.assign(5, fit);
+  return c;
+}
+}  // namespace
+
+TEST_CASE("steering_policy ilp_tlp applies the GPU-H rule: few warps per SM or few threads go to the ILP SMs",
+          "[gpu][steering]") {
+  auto p = ilp_tlp();
+  CHECK(p->name() == "ilp_tlp");
+  CHECK_NOTHROW(p->check(gpu_h(1)));
+  const sm::KernelInstance k256 = named_kernel(0, "k", 256);  // 8 warps per CTA
+  // Rule 1: 1 CTA per SM = 8 warps < 16 -> ILP, however many threads.
+  CHECK(p->choose(k256, 1000, gpu_h(1)) == Set{3, 4});
+  // 2 CTAs per SM = 16 warps, not < 16; rule 2: 128 x 256 = 32768 threads <= 32768 -> ILP.
+  CHECK(p->choose(k256, 128, gpu_h(2)) == Set{3, 4});
+  // 16 warps and 129 x 256 = 33024 threads -> TLP.
+  CHECK(p->choose(k256, 129, gpu_h(2)) == Set{0, 1, 2});
+  // Occupancy is read on the TLP SMs (SM 0), not on the ILP ones.
+  gpu::SteeringContext mixed = gpu_h(6);
+  mixed.max_resident_ctas[3] = mixed.max_resident_ctas[4] = 1;
+  CHECK(p->choose(k256, 1000, mixed) == Set{0, 1, 2});
+}
+
+TEST_CASE("steering_policy ilp_tlp keeps concurrent kernels on disjoint sets (wait) or shares (share)",
+          "[gpu][steering]") {
+  const sm::KernelInstance k = named_kernel(0, "k", 256);
+  CHECK(ilp_tlp("wait")->choose(k, 1000, gpu_h(1, {{3, 4}})).empty());
+  CHECK(ilp_tlp("wait")->choose(k, 1000, gpu_h(1, {{0, 1, 2}})) == Set{3, 4});
+  CHECK(ilp_tlp("share")->choose(k, 1000, gpu_h(1, {{3, 4}})) == Set{3, 4});
+}
+
+TEST_CASE("steering_policy ilp_tlp rejects missing kinds and bad parameters naming the key", "[gpu][steering]") {
+  CHECK_THROWS_WITH(ilp_tlp()->check(context(4)), Catch::Contains("cta_scheduler.ilp_tlp.ilp_kind"));
+  CHECK_THROWS_WITH(ilp_tlp()->check(context(2, {}, {"ilp", "big"})), Catch::Contains("cta_scheduler.ilp_tlp.tlp_kind"));
+  CHECK_THROWS_WITH(ilp_tlp("queue"), Catch::Contains("cta_scheduler.ilp_tlp.when_busy"));
+  gpu::SteeringConfig c;
+  c.ilp_tlp.tlp_kind = "ilp";
+  CHECK_THROWS_WITH(gpu::make_steering_policy("ilp_tlp", c), Catch::Contains("cta_scheduler.ilp_tlp.tlp_kind"));
+}
+
+TEST_CASE("cta_scheduler with steering ilp_tlp runs a low-TLP and a high-TLP kernel on disjoint kinds",
+          "[gpu][cta_scheduler][steering]") {
+  gpu::CtaSchedulerConfig cfg;
+  cfg.steering = "ilp_tlp";
+  Bench b(5, [](uint32_t, uint64_t) { return 60; }, cfg, {"tlp", "ilp", "tlp", "ilp", "tlp"});
+  // k0: 1024-thread CTAs, 1 fits per SM (32 warps) but 8 CTAs = 8192 threads -> ILP.
+  // k1: 256-thread CTAs, 6 fit (48 warps), 200 CTAs = 51200 threads -> TLP.
+  // k2: like k0 on a third stream: the ILP SMs are busy, it waits for k0.
+  sm::KernelInstance k0 = named_kernel(0, "small", 1024), k1 = named_kernel(1, "big", 256),
+                     k2 = named_kernel(2, "small2", 1024);
+  b.sched->submit(k0, 8, {0, {}});
+  b.sched->submit(k1, 200, {1, {}});
+  b.sched->submit(k2, 2, {2, {}});
+  sc_core::sc_start();
+  CHECK(b.sms_of(0) == Set{1, 3});
+  CHECK(b.sms_of(1) == Set{0, 2, 4});
+  CHECK(b.sms_of(2) == Set{1, 3});
+  CHECK(b.sched->record(1).first_cta_cycle < b.sched->record(0).end_cycle);
+  CHECK(b.sched->record(2).admit_cycle == b.sched->record(0).end_cycle);
+  CHECK(b.stat("cta_scheduler.steering_waits") == 1);
 }

@@ -98,10 +98,12 @@ void CtaScheduler::set_steering(std::unique_ptr<SteeringPolicyIF> policy) {
   steering_checked_ = false;
 }
 
-SteeringContext CtaScheduler::steering_context() const {
+SteeringContext CtaScheduler::steering_context(const sm::KernelInstance* kernel) const {
   SteeringContext ctx;
   ctx.sm_count = sm_count();
   for (const SmSlot& s : sms_) ctx.sm_kinds.push_back(s.kind);
+  if (kernel)
+    for (const SmSlot& s : sms_) ctx.max_resident_ctas.push_back(s.sm->max_resident_ctas(*kernel));
   for (const KernelRecord* other : running_) ctx.running_sets.push_back(other->sm_set);
   return ctx;
 }
@@ -277,7 +279,7 @@ void CtaScheduler::admit(uint64_t cycle) {
         ++it;  // refused, and nothing has changed since
         continue;
       }
-      std::vector<uint32_t> set = steering_->choose(*r->kernel, r->cta_count, steering_context());
+      std::vector<uint32_t> set = steering_->choose(*r->kernel, r->cta_count, steering_context(r->kernel));
       std::sort(set.begin(), set.end());
       set.erase(std::unique(set.begin(), set.end()), set.end());
       if (!set.empty() && set.back() >= sms_.size())

@@ -45,6 +45,7 @@ struct CtaSchedulerConfig {
   std::string steering = "all";
   SplitSteeringConfig split;
   KindSteeringConfig by_kind;
+  IlpTlpSteeringConfig ilp_tlp;
   std::string l1_invalidation = "on_idle";
   std::vector<std::string> l1_invalidation_caches = {"l1d"};
 
@@ -60,10 +61,12 @@ struct CtaSchedulerConfig {
     v.param("steering", steering,
             "kernel steering policy choosing a kernel's SM set at admission: all (every SM), split (disjoint "
             "fixed SM groups for concurrent kernels, see split.*), by_kind (the SMs of the kind a per-kernel "
-            "rule names, see by_kind.*)",
+            "rule names, see by_kind.*), ilp_tlp (the ILP or TLP SMs by the kernel's resource usage, the "
+            "heterogeneous GPU's rule, see ilp_tlp.*)",
             config::any());
     v.group("split", split, "parameters of steering policy 'split'");
     v.group("by_kind", by_kind, "parameters of steering policy 'by_kind'");
+    v.group("ilp_tlp", ilp_tlp, "parameters of steering policy 'ilp_tlp'");
     v.param("l1_invalidation", l1_invalidation,
             "when an SM's L1I/L1D/L1C/L1T are invalidated at a kernel boundary, i.e. when a kernel new to the "
             "SM gets a CTA there: none (never), on_idle (only if the SM has no resident CTA, else at the next "
@@ -77,7 +80,7 @@ struct CtaSchedulerConfig {
             config::one_of({"l1i", "l1d", "l1c", "l1t"}));
   }
 
-  SteeringConfig steering_config() const { return SteeringConfig{split, by_kind}; }
+  SteeringConfig steering_config() const { return SteeringConfig{split, by_kind, ilp_tlp}; }
   // l1_invalidation_caches as sm::L1Cache bits; throws config::ConfigError naming the key
   // (under `prefix`) for an unknown cache, or an empty list with l1_invalidation != none.
   uint8_t l1_invalidation_cache_bits(const std::string& prefix = "cta_scheduler") const;
@@ -191,7 +194,8 @@ class CtaScheduler : public sc_core::sc_module {
   bool issue_one(uint64_t cycle, std::vector<uint8_t>& used);
   // Before a CTA of `r` is launched on `slot`: the kernel-boundary L1 invalidation.
   void kernel_boundary(SmSlot& slot, const KernelRecord& r);
-  SteeringContext steering_context() const;
+  // What steering policies see; max_resident_ctas is filled for `kernel` if given.
+  SteeringContext steering_context(const sm::KernelInstance* kernel = nullptr) const;
   KernelRecord& record_of(uint32_t kernel_id);
   static bool in_set(const std::vector<uint32_t>& set, uint32_t sm);
 

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/config/config_source.h"
+#include "gpu/dispatch/ilp_tlp_steering.h"
 #include "gpu/dispatch/kind_steering.h"
 #include "gpu/dispatch/split_steering.h"
 
@@ -34,6 +35,10 @@ const std::map<std::string, Factory>& registry() {
       {"by_kind",
        [](const SteeringConfig& c, const std::string& p) {
          return std::make_unique<KindSteering>(c.by_kind, p + ".by_kind");
+       }},
+      {"ilp_tlp",
+       [](const SteeringConfig& c, const std::string& p) {
+         return std::make_unique<IlpTlpSteering>(c.ilp_tlp, p + ".ilp_tlp");
        }},
   };
   return r;

@@ -12,6 +12,8 @@
 //   by_kind  every SM of one kind (SteeringContext::sm_kinds, e.g. "ilp" / "tlp" on the
 //            heterogeneous GPU of seed-mechanisms §F5): the kind a rule in
 //            `by_kind.kernels` gives the kernel, else `by_kind.default_kind`
+//   ilp_tlp  the ILP or the TLP SMs by the kernel's resource usage, the static rule of
+//            the heterogeneous GPU-H (seed-mechanisms §F5), concurrent kernels disjoint
 //
 // Adding a policy: one class implementing SteeringPolicyIF in dispatch/ plus one line in
 // steering_policy.cpp's registry; its parameters go in a group of SteeringConfig.
@@ -59,6 +61,32 @@ struct KindSteeringConfig {
   }
 };
 
+struct IlpTlpSteeringConfig {
+  std::string ilp_kind = "ilp";
+  std::string tlp_kind = "tlp";
+  uint32_t ilp_below_warps = 16;
+  uint64_t ilp_max_threads = 32768;
+  std::string when_busy = "wait";
+
+  template <class V>
+  void visit(V& v) {
+    v.param("ilp_kind", ilp_kind, "steering 'ilp_tlp': SM kind of the ILP SMs", config::any());
+    v.param("tlp_kind", tlp_kind, "steering 'ilp_tlp': SM kind of the TLP (baseline) SMs", config::any());
+    v.param("ilp_below_warps", ilp_below_warps,
+            "steering 'ilp_tlp': a kernel whose maximum concurrent warps per (TLP) SM is below this goes to "
+            "the ILP SMs (ILP paper §V: 16)",
+            config::at_least(0));
+    v.param("ilp_max_threads", ilp_max_threads,
+            "steering 'ilp_tlp': otherwise a kernel of at most this many threads in total goes to the ILP SMs "
+            "(ILP paper §V: 32768)",
+            config::at_least(0));
+    v.param("when_busy", when_busy,
+            "steering 'ilp_tlp': a kernel whose kind's SMs a running kernel uses waits until they are free "
+            "(wait: concurrent kernels on disjoint sets, as the paper) or shares them (share)",
+            config::one_of({"wait", "share"}));
+  }
+};
+
 // What a steering policy may look at besides the kernel.
 struct SteeringContext {
   uint32_t sm_count = 0;
@@ -68,6 +96,9 @@ struct SteeringContext {
   // Kernels currently admitted (running) and the SM set each was given, so a policy can
   // place concurrent kernels on disjoint sets.
   std::vector<std::vector<uint32_t>> running_sets;
+  // Per SM: CTAs of the kernel being placed that fit on it when empty
+  // (SmCtaIF::max_resident_ctas); empty in check().
+  std::vector<uint32_t> max_resident_ctas;
 };
 
 class SteeringPolicyIF {
@@ -88,6 +119,7 @@ class SteeringPolicyIF {
 struct SteeringConfig {
   SplitSteeringConfig split;
   KindSteeringConfig by_kind;
+  IlpTlpSteeringConfig ilp_tlp;
 };
 
 // Creates policy `name` with its parameters; `prefix` is the config group holding

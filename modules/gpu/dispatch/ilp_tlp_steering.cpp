@@ -1,0 +1,55 @@
+#include "gpu/dispatch/ilp_tlp_steering.h"
+
+#include <algorithm>
+
+#include "core/config/config_source.h"
+
+namespace gputlm::gpu {
+
+IlpTlpSteering::IlpTlpSteering(const IlpTlpSteeringConfig& cfg, std::string prefix)
+    : cfg_(cfg), share_(cfg.when_busy == "share"), prefix_(std::move(prefix)) {
+  if (cfg_.ilp_kind.empty()) throw config::ConfigError("key '" + prefix_ + ".ilp_kind': empty kind");
+  if (cfg_.tlp_kind.empty()) throw config::ConfigError("key '" + prefix_ + ".tlp_kind': empty kind");
+  if (cfg_.ilp_kind == cfg_.tlp_kind)
+    throw config::ConfigError("key '" + prefix_ + ".tlp_kind': \"" + cfg_.tlp_kind + "\" is also " + prefix_ +
+                              ".ilp_kind (the rule needs two kinds)");
+  if (cfg_.when_busy != "wait" && cfg_.when_busy != "share")
+    throw config::ConfigError("key '" + prefix_ + ".when_busy': \"" + cfg_.when_busy + "\" is not one of wait, share");
+}
+
+void IlpTlpSteering::check(const SteeringContext& ctx) const {
+  auto require = [&](const char* key, const std::string& kind) {
+    if (std::find(ctx.sm_kinds.begin(), ctx.sm_kinds.end(), kind) == ctx.sm_kinds.end())
+      throw config::ConfigError("key '" + prefix_ + "." + key + "': no SM is of kind '" + kind +
+                                "' (steering ilp_tlp needs a GPU with " + cfg_.ilp_kind + " and " + cfg_.tlp_kind +
+                                " SMs)");
+  };
+  require("ilp_kind", cfg_.ilp_kind);
+  require("tlp_kind", cfg_.tlp_kind);
+}
+
+const std::string& IlpTlpSteering::kind_for(const sm::KernelInstance& kernel, uint64_t cta_count,
+                                            uint32_t ctas_per_sm) const {
+  const uint64_t warps_per_sm = uint64_t{ctas_per_sm} * kernel.demand.warps;
+  const uint64_t threads = cta_count * kernel.demand.threads;
+  return warps_per_sm < cfg_.ilp_below_warps || threads <= cfg_.ilp_max_threads ? cfg_.ilp_kind : cfg_.tlp_kind;
+}
+
+std::vector<uint32_t> IlpTlpSteering::choose(const sm::KernelInstance& kernel, uint64_t cta_count,
+                                             const SteeringContext& ctx) const {
+  // The kernel's concurrency is judged on the baseline (TLP) SM, as the paper does.
+  const auto tlp = std::find(ctx.sm_kinds.begin(), ctx.sm_kinds.end(), cfg_.tlp_kind);
+  const uint32_t ctas_per_sm =
+      tlp == ctx.sm_kinds.end() ? 0 : ctx.max_resident_ctas.at(static_cast<std::size_t>(tlp - ctx.sm_kinds.begin()));
+  const std::string& kind = kind_for(kernel, cta_count, ctas_per_sm);
+  std::vector<uint32_t> out;
+  for (uint32_t s = 0; s < ctx.sm_count; ++s)
+    if (ctx.sm_kinds[s] == kind) out.push_back(s);
+  if (share_) return out;
+  for (const std::vector<uint32_t>& set : ctx.running_sets)
+    for (uint32_t s : out)
+      if (std::binary_search(set.begin(), set.end(), s)) return {};  // busy: wait
+  return out;
+}
+
+}  // namespace gputlm::gpu
