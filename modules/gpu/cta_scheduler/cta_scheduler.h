@@ -68,8 +68,8 @@ struct CtaSchedulerConfig {
     v.group("by_kind", by_kind, "parameters of steering policy 'by_kind'");
     v.group("ilp_tlp", ilp_tlp, "parameters of steering policy 'ilp_tlp'");
     v.param("l1_invalidation", l1_invalidation,
-            "when an SM's L1I/L1D/L1C/L1T are invalidated at a kernel boundary, i.e. when a kernel new to the "
-            "SM gets a CTA there: none (never), on_idle (only if the SM has no resident CTA, else at the next "
+            "when an SM's L1s (those in l1_invalidation_caches) are invalidated at a kernel boundary, i.e. when "
+            "a kernel new to the SM gets a CTA there: none (never), on_idle (only if the SM has no resident CTA, else at the next "
             "CTA launch that finds it idle: GPGPU-Sim -gpgpu_flush_l1_cache 1, the GTX480 default), "
             "on_new_kernel (at once, even with other kernels' CTAs resident: valid lines dropped, lines "
             "awaiting fills kept)",
