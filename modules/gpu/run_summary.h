@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -13,8 +14,23 @@
 
 namespace gputlm::gpu {
 
+// The core cycles a launch ran: [start, end), as KernelRun's start_cycle (first CTA
+// launched) and end_cycle (last CTA finished), so that end - start is KernelRun::cycles.
+struct LaunchInterval {
+  uint64_t start = 0, end = 0;
+};
+
+// Core cycles in which at least one launch ran: the size of the union of the intervals.
+// Launches that overlap (different streams) count once; on one stream the launches are
+// disjoint and this is the sum of their cycles (the cycle between one kernel's end and
+// the next one's start, when the GPU runs nothing, is not counted). GPGPU-Sim's
+// gpu_tot_sim_cycle likewise counts a cycle once however many kernels run in it.
+// Order of `launches` does not matter; an interval with end <= start counts nothing.
+uint64_t busy_cycles(std::vector<LaunchInterval> launches);
+
 struct RunSummary {
-  uint64_t cycles = 0;
+  uint64_t cycles = 0;         // of the whole run: busy_cycles of its launches
+  uint64_t launch_cycles = 0;  // sum of the launches' own cycles; above `cycles` when launches overlapped
   uint64_t warp_instructions = 0, thread_instructions = 0;
   std::map<std::string, uint64_t> stall_elf, stall_kaws;  // scheduler-cycles, summed over SMs
   uint64_t l1d_loads = 0, l1d_load_hits = 0, l2_loads = 0, l2_load_hits = 0;
@@ -29,11 +45,11 @@ struct RunSummary {
 };
 
 // `stats` is Gpu::stats().to_json(view) or a KernelRun::stats; `cycles` the core cycles
-// it covers. Missing statistics count as 0 (an SM without an L1D access has its counters,
+// it covers (launch_cycles is set to the same; a caller summing overlapped launches sets it). Missing statistics count as 0 (an SM without an L1D access has its counters,
 // but a kernel may use no memory at all).
 RunSummary summarize(const nlohmann::json& stats, const GpuConfig& cfg, uint64_t cycles);
 
-// Several lines: cycles, IPC, instructions, stall breakdowns (percent of scheduler-cycles
+// Several lines: cycles (with the per-launch sum when launches overlapped), IPC, instructions, stall breakdowns (percent of scheduler-cycles
 // without issue), hit rates, DRAM bandwidth. Each line starts with `indent`.
 std::string format_summary(const RunSummary& s, const std::string& indent = "  ");
 

@@ -1,11 +1,13 @@
 // The timing path of `gputlm run` and `gputlm suite` as a user runs them: identical
-// statistics from two runs, the deadlock watchdog with its state dump, an out-of-bounds
+// statistics from two runs, whole-run cycles of overlapping streams, the deadlock watchdog with its state dump, an out-of-bounds
 // access reported with kernel, thread and address, every config variant running a kernel.
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -137,7 +139,88 @@ TEST_CASE("gpu_top timing run of two streams under steering split overlaps them,
   const nlohmann::json& k0 = ja["launches"][0];
   const nlohmann::json& k1 = ja["launches"][1];
   CHECK(k1["start_cycle"].get<uint64_t>() < k0["end_cycle"].get<uint64_t>());
+  CHECK(k0["stream"] == 0);
+  CHECK(k1["stream"] == 1);
   ja.erase("host");
   jb.erase("host");
   CHECK(ja == jb);
+}
+
+namespace {
+
+struct LaunchCycles {
+  uint64_t first_start = UINT64_MAX, last_end = 0, sum = 0;
+};
+
+LaunchCycles launch_cycles(const nlohmann::json& stats) {
+  LaunchCycles c;
+  for (const nlohmann::json& l : stats["launches"]) {
+    const uint64_t start = l["start_cycle"].get<uint64_t>(), end = l["end_cycle"].get<uint64_t>();
+    CHECK(l["cycles"].get<uint64_t>() == end - start);  // a launch's cycles are [start, end)
+    c.first_start = std::min(c.first_start, start);
+    c.last_end = std::max(c.last_end, end);
+    c.sum += end - start;
+  }
+  return c;
+}
+
+// The table row of one launch: "  <label> <stream> <kernel> <start> <end> <cycles> ...". The
+// stream spec's kernel is extern "C": its name in the JSON is the one printed.
+std::string table_row(const nlohmann::json& launch) {
+  char row[160];
+  std::snprintf(row, sizeof row, "  %-14s %6u %-24s %10llu %10llu %10llu ", launch["label"].get<std::string>().c_str(),
+                launch["stream"].get<unsigned>(), launch["kernel"].get<std::string>().c_str(),
+                static_cast<unsigned long long>(launch["start_cycle"].get<uint64_t>()),
+                static_cast<unsigned long long>(launch["end_cycle"].get<uint64_t>()),
+                static_cast<unsigned long long>(launch["cycles"].get<uint64_t>()));
+  return row;
+}
+
+}  // namespace
+
+TEST_CASE("gpu_top timing run of two overlapping streams counts the run's span, not the sum of launch cycles",
+          "[gpu][cli][stream]") {
+  const std::string spec_path = gputlm::test::write_two_stream_spec(fs::path(GPUTLM_GPU_TEST_TMP) / "cli_span", 0, 1);
+  const std::string out = std::string(GPUTLM_GPU_TEST_TMP) + "/span.json";
+  CliResult r = run_cli("run " + spec_path + " --config configs/fermi_gtx480.json -p cta_scheduler.steering=split --stats " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json j = read_json(out);
+  REQUIRE(j["launches"].size() == 2);
+  const LaunchCycles c = launch_cycles(j);
+  const uint64_t span = c.last_end - c.first_start;
+  // The launches overlap, so the span is shorter than the launches' own cycles added up.
+  REQUIRE(span < c.sum);
+  CHECK(j["cycles"].get<uint64_t>() == span);
+  CHECK(j["launch_cycles"].get<uint64_t>() == c.sum);
+  const double thread_instructions = j["launches"][0]["thread_instructions"].get<double>() +
+                                     j["launches"][1]["thread_instructions"].get<double>();
+  char ipc[64];
+  std::snprintf(ipc, sizeof ipc, "IPC                  %.3f thread instr/cycle", thread_instructions / static_cast<double>(span));
+  CHECK_THAT(r.output, Catch::Contains(ipc));
+  CHECK_THAT(r.output, Catch::Contains("cycles               " + std::to_string(span) +
+                                       " (launches overlapped: their own cycles sum to " + std::to_string(c.sum) + ")"));
+  CHECK_THAT(r.output, Catch::Contains("launch         stream kernel                        start        end     cycles"));
+  for (const nlohmann::json& l : j["launches"]) CHECK_THAT(r.output, Catch::Contains(table_row(l)));
+}
+
+TEST_CASE("gpu_top timing run of launches on one stream counts the sum of their cycles", "[gpu][cli][stream]") {
+  const std::string spec_path = gputlm::test::write_two_stream_spec(fs::path(GPUTLM_GPU_TEST_TMP) / "cli_one_stream", 3, 3);
+  const std::string out = std::string(GPUTLM_GPU_TEST_TMP) + "/one_stream.json";
+  CliResult r = run_cli("run " + spec_path + " --config configs/fermi_gtx480.json --stats " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json j = read_json(out);
+  REQUIRE(j["launches"].size() == 2);
+  CHECK(j["launches"][0]["stream"] == 3);
+  CHECK(j["launches"][1]["stream"] == 3);
+  // Back to back: the second starts after the first ends, and the cycle between them,
+  // when the GPU runs nothing, is not part of the run's cycles.
+  CHECK(j["launches"][1]["start_cycle"].get<uint64_t>() > j["launches"][0]["end_cycle"].get<uint64_t>());
+  const LaunchCycles c = launch_cycles(j);
+  CHECK(j["cycles"].get<uint64_t>() == c.sum);
+  CHECK(j["launch_cycles"].get<uint64_t>() == c.sum);
+  CHECK_THAT(r.output, Catch::Contains("cycles               " + std::to_string(c.sum) + "\n"));
+  CHECK_THAT(r.output, !Catch::Contains("overlapped"));
+  for (const nlohmann::json& l : j["launches"]) CHECK_THAT(r.output, Catch::Contains(table_row(l)));
 }

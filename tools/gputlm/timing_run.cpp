@@ -4,7 +4,11 @@
 
 #include <chrono>
 #include <cstdio>
+#include <deque>
 #include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <vector>
 
 #include "gpu/run_summary.h"
 #include "gpu/timing_backend.h"
@@ -24,6 +28,46 @@ std::string short_name(const std::string& mangled) {
 }
 
 double rate(double n, double seconds) { return seconds > 0 ? n / seconds : 0.0; }
+
+// Forwards to the timing backend and adds up the host time of its synchronisations, where
+// the GPU simulates. Per-launch host seconds (admission to completion) overlap when
+// launches on different streams do, so their sum would count that time twice.
+class SynchronizeTimer : public runtime::ExecutionBackend {
+ public:
+  explicit SynchronizeTimer(std::unique_ptr<runtime::ExecutionBackend> inner) : inner_(std::move(inner)) {}
+  std::string name() const override { return inner_->name(); }
+  void launch(const runtime::LaunchRequest& request) override { inner_->launch(request); }
+  std::vector<runtime::LaunchResult> synchronize() override {
+    const auto begin = std::chrono::steady_clock::now();
+    std::vector<runtime::LaunchResult> out = inner_->synchronize();
+    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    return out;
+  }
+  double seconds() const { return seconds_; }
+
+ private:
+  std::unique_ptr<runtime::ExecutionBackend> inner_;
+  double seconds_ = 0;
+};
+
+// The stream of every kernel run, from the spec runner's launch results. Both lists are
+// in launch order (kernel ids count launches; the backend returns results in submission
+// order), which the labels confirm.
+std::vector<uint32_t> streams_of(const std::deque<gpu::KernelRun>& runs, const runtime::SpecReport& rep) {
+  if (runs.size() != rep.launches.size())
+    throw std::runtime_error("timing run: the GPU ran " + std::to_string(runs.size()) + " kernels but the spec runner reports " +
+                             std::to_string(rep.launches.size()) + " launches");
+  std::vector<uint32_t> streams;
+  streams.reserve(runs.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].label != rep.launches[i].label || runs[i].kernel != rep.launches[i].kernel)
+      throw std::runtime_error("timing run: kernel " + std::to_string(i) + " is " + runs[i].label + " (" + runs[i].kernel +
+                               ") but launch result " + std::to_string(i) + " is " + rep.launches[i].label + " (" +
+                               rep.launches[i].kernel + ")");
+    streams.push_back(rep.launches[i].stream);
+  }
+  return streams;
+}
 
 // "[=====>    ] 412/1024 CTAs  cycle 123456" on stderr, rewritten in place.
 class ProgressBar {
@@ -79,7 +123,9 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
 
   auto backend = std::make_unique<gpu::TimingBackend>(cfg);
   gpu::TimingBackend& timing = *backend;
-  runtime::Runtime rt(std::move(backend));
+  auto timer = std::make_unique<SynchronizeTimer>(std::move(backend));
+  const SynchronizeTimer& sync_time = *timer;
+  runtime::Runtime rt(std::move(timer));
   ProgressBar bar(timing.gpu());
   if (opts.progress || isatty(STDERR_FILENO))
     timing.gpu().set_progress_callback([&bar](uint64_t c) { bar.update(c); }, 50000);
@@ -102,11 +148,17 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
   j["launches"] = nlohmann::json::array();
   nlohmann::json host;
   host["launches"] = nlohmann::json::array();
-  for (const gpu::KernelRun& k : timing.kernel_runs()) {
+  const std::deque<gpu::KernelRun>& runs = timing.kernel_runs();
+  const std::vector<uint32_t> streams = streams_of(runs, rep);
+  std::vector<gpu::LaunchInterval> intervals;
+  uint64_t launch_cycles = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const gpu::KernelRun& k = runs[i];
     const gpu::RunSummary s = gpu::summarize(k.stats, cfg, k.cycles);
     nlohmann::json e;
     e["label"] = k.label;
     e["kernel"] = k.kernel;
+    e["stream"] = streams[i];
     e["grid"] = {k.grid.x, k.grid.y, k.grid.z};
     e["block"] = {k.block.x, k.block.y, k.block.z};
     e["registers_per_thread"] = k.registers_per_thread;
@@ -124,14 +176,17 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
                                 {"host_seconds", k.host_seconds},
                                 {"warp_instructions_per_second", rate(static_cast<double>(k.warp_instructions), k.host_seconds)},
                                 {"cycles_per_second", rate(static_cast<double>(k.cycles), k.host_seconds)}});
-    res.cycles += k.cycles;
+    intervals.push_back({k.start_cycle, k.end_cycle});
+    launch_cycles += k.cycles;
     res.warp_instructions += k.warp_instructions;
     res.thread_instructions += k.thread_instructions;
-    res.host_seconds += k.host_seconds;
   }
+  res.cycles = gpu::busy_cycles(intervals);
+  res.host_seconds = sync_time.seconds();
   timing.gpu().update_stats();
   j["total"] = timing.gpu().stats().to_json(stats::View::Total);
   j["cycles"] = res.cycles;
+  j["launch_cycles"] = launch_cycles;
   j["outputs"] = outputs_json(rep);
   host["seconds"] = res.host_seconds;
   host["warp_instructions_per_second"] = rate(static_cast<double>(res.warp_instructions), res.host_seconds);
@@ -147,14 +202,18 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
 
   if (!opts.quiet) {
     std::printf("%s on %s (timing, %s)\n", opts.spec_path.c_str(), cfg.name.c_str(), opts.config_path.c_str());
-    std::printf("  %-14s %-24s %10s %8s %14s %12s\n", "launch", "kernel", "cycles", "IPC", "warp instr", "last CTA");
-    for (const gpu::KernelRun& k : timing.kernel_runs()) {
+    std::printf("  %-14s %6s %-24s %10s %10s %10s %8s %14s %12s\n", "launch", "stream", "kernel", "start", "end",
+                "cycles", "IPC", "warp instr", "last CTA");
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      const gpu::KernelRun& k = runs[i];
       const double ipc = k.cycles ? static_cast<double>(k.thread_instructions) / static_cast<double>(k.cycles) : 0;
-      std::printf("  %-14s %-24s %10llu %8.2f %14llu %12llu\n", k.label.c_str(), short_name(k.kernel).c_str(),
-                  static_cast<unsigned long long>(k.cycles), ipc, static_cast<unsigned long long>(k.warp_instructions),
-                  static_cast<unsigned long long>(k.last_cta_time));
+      std::printf("  %-14s %6u %-24s %10llu %10llu %10llu %8.2f %14llu %12llu\n", k.label.c_str(), streams[i],
+                  short_name(k.kernel).c_str(), static_cast<unsigned long long>(k.start_cycle),
+                  static_cast<unsigned long long>(k.end_cycle), static_cast<unsigned long long>(k.cycles), ipc,
+                  static_cast<unsigned long long>(k.warp_instructions), static_cast<unsigned long long>(k.last_cta_time));
     }
-    const gpu::RunSummary total = gpu::summarize(j["total"], cfg, res.cycles);
+    gpu::RunSummary total = gpu::summarize(j["total"], cfg, res.cycles);
+    total.launch_cycles = launch_cycles;
     std::printf("%s", gpu::format_summary(total).c_str());
     std::printf("  simulation speed     %.0f warp instr/s, %.0f cycles/s (%.2f s host)\n",
                 rate(static_cast<double>(res.warp_instructions), res.host_seconds),

@@ -23,9 +23,9 @@ struct TimingRunOptions {
 // Result of one timing run, for the suite table.
 struct TimingRunResult {
   bool ok = false;             // every expectation held
-  uint64_t cycles = 0;         // sum over launches
+  uint64_t cycles = 0;         // core cycles in which a launch ran (gpu::busy_cycles): overlap counts once
   uint64_t warp_instructions = 0, thread_instructions = 0;
-  double host_seconds = 0;
+  double host_seconds = 0;     // host time of the GPU's simulation (its synchronisations)
   nlohmann::json json;         // what --stats writes
 };
 
