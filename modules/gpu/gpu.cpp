@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "sm/cta_occupancy.h"
+
 namespace gputlm::gpu {
 
 namespace {
@@ -73,18 +75,11 @@ uint32_t Gpu::launch(const isa::LoadedModule& module, const isa::LaunchParams& p
   r.ctas = k.grid->cta_count();
 
   // A CTA that can never fit would wait forever: say which resource is too small.
-  const sm::CtaDemand& d = k.instance.demand;
-  const sm::SmConfig& s = cfg_.sm;
-  std::string why;
-  if (d.threads > s.max_threads) why = "threads " + std::to_string(d.threads) + " > " + std::to_string(s.max_threads);
-  else if (d.warps > s.max_warps) why = "warps " + std::to_string(d.warps) + " > " + std::to_string(s.max_warps);
-  else if (d.registers > s.registers)
-    why = "registers " + std::to_string(d.registers) + " > " + std::to_string(s.registers);
-  else if (d.shared_bytes > s.shared_bytes)
-    why = "shared memory " + std::to_string(d.shared_bytes) + " B > " + std::to_string(s.shared_bytes) + " B";
-  if (!why.empty())
+  const sm::CtaShortfall why = sm::cta_shortfall(cfg_.sm, 0, sm::CtaDemand{}, k.instance.demand);
+  if (!why.fits())
     throw SimulationError("kernel " + k.instance.name + (options.label.empty() ? "" : " (" + options.label + ")") +
-                          ": one CTA does not fit an SM (" + why + ")");
+                          ": one CTA does not fit an SM (" + why.resource + " " + std::to_string(why.needed) +
+                          " > " + std::to_string(why.capacity) + ")");
 
   cta_scheduler_->submit(k.instance, r.ctas, options.dispatch);
   return id;

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "sm/cta_occupancy.h"
+
 namespace gputlm::sm {
 
 namespace {
@@ -60,13 +62,9 @@ void SmCore::set_waker(std::function<void()> w) {
 // ----------------------------------------------------------------------------- CTAs
 
 std::string SmCore::occupancy_limit(const KernelInstance& k) const {
-  const CtaDemand& d = k.demand;
-  if (resident_ctas_ + 1 > cfg_.max_ctas) return "cta slots";
-  if (used_threads_ + d.threads > cfg_.max_threads) return "threads";
-  if (used_warps_ + d.warps > cfg_.max_warps) return "warps";
-  if (used_registers_ + d.registers > cfg_.registers) return "registers";
-  if (used_shared_ + d.shared_bytes > cfg_.shared_bytes) return "shared memory";
-  return "";
+  const CtaDemand used{used_threads_, used_warps_, used_registers_, used_shared_};
+  const CtaShortfall s = cta_shortfall(cfg_, resident_ctas_, used, k.demand);
+  return s.fits() ? "" : s.resource;
 }
 
 bool SmCore::can_accept_cta(const KernelInstance& k) const { return occupancy_limit(k).empty(); }
@@ -121,6 +119,9 @@ void SmCore::launch_cta(KernelInstance& k, uint64_t cta_linear_id) {
 }
 
 void SmCore::retire_finished_warps(uint64_t cycle) {
+  // Nothing a warp's completion depends on (issue_done, in_flight, fetch_pending) changed
+  // since the last scan without bumping the table version.
+  if (retire_scanned_at_ == table_.version()) return;
   for (uint32_t w = 0; w < table_.size(); ++w) {
     WarpSlot& s = table_[w];
     if (!s.valid || !s.issue_done || s.done || s.in_flight != 0 || s.fetch_pending) continue;
@@ -150,6 +151,7 @@ void SmCore::retire_finished_warps(uint64_t cycle) {
     ++ctas_completed_;
     if (on_complete_) on_complete_(done);
   }
+  retire_scanned_at_ = table_.version();
 }
 
 // ----------------------------------------------------------------------------- ticking
@@ -179,6 +181,7 @@ bool SmCore::tick_issue(uint64_t cycle) {
       cycles_.add(gap);
       idle_sleep_cycles_.add(gap);
       for (auto& s : schedulers_) s->account_skipped(gap);
+      fetch_->account_skipped(gap);
     }
     ++cycles_;
     ticked_while_resident_ = true;
@@ -200,6 +203,7 @@ bool SmCore::tick_fetch(uint64_t cycle) {
   // Last call of the cycle: warps whose last instruction was written back (or whose last
   // fetch returned) this cycle finish now, and so may their CTA.
   retire_finished_warps(cycle);
+  fetch_->end_of_cycle();
   return decode_busy || fetch_busy;
 }
 

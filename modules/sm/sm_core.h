@@ -103,6 +103,7 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
 
   std::vector<CtaSlot> ctas_;
   uint32_t resident_ctas_ = 0, used_threads_ = 0, used_warps_ = 0, used_registers_ = 0, used_shared_ = 0;
+  uint64_t retire_scanned_at_ = ~uint64_t{0};  // WarpTable::version() after the last completion scan
   uint64_t cta_sequence_ = 0;
 
   uint64_t last_tick_ = 0;

@@ -200,20 +200,27 @@ bool FetchUnit::tick_decode(uint64_t cycle) {
   return delivered || !responses_.empty();
 }
 
-bool FetchUnit::tick_fetch(uint64_t cycle) {
-  const bool unchanged = scanned_at_version_ == table_.version();
-  if (!unchanged) {
-    live_.clear();
-    empty_ibuffers_ = 0;
-    any_eligible_ = false;
-    for (uint32_t w = 0; w < table_.size(); ++w) {
-      if (!table_.live(w)) continue;
-      live_.push_back(w);
-      if (table_.ibuf_empty(w) && table_[w].ctx->status == isa::WarpStatus::Ready) ++empty_ibuffers_;
-      any_eligible_ = any_eligible_ || eligible(w);
-    }
-    scanned_at_version_ = table_.version();
+void FetchUnit::scan_warps() {
+  if (scanned_at_version_ == table_.version()) return;
+  live_.clear();
+  empty_ibuffers_ = 0;
+  any_eligible_ = false;
+  for (uint32_t w = 0; w < table_.size(); ++w) {
+    if (!table_.live(w)) continue;
+    live_.push_back(w);
+    if (table_.ibuf_empty(w) && table_[w].ctx->status == isa::WarpStatus::Ready) ++empty_ibuffers_;
+    any_eligible_ = any_eligible_ || eligible(w);
   }
+  scanned_at_version_ = table_.version();
+}
+
+void FetchUnit::account_skipped(uint64_t cycles) {
+  // The table has not changed since the end of the last tick (end_of_cycle()).
+  ibuffer_empty_warp_cycles_.add(uint64_t{empty_ibuffers_} * cycles);
+}
+
+bool FetchUnit::tick_fetch(uint64_t cycle) {
+  scan_warps();
   ibuffer_empty_warp_cycles_.add(empty_ibuffers_);
   if (waiting_end_req_) return false;  // END_REQ will wake us
   if (outstanding_ + 1 > responses_.capacity()) return false;

@@ -57,6 +57,12 @@ class FetchUnit : public sc_core::sc_module {
   // or more warps waiting for the fetch port).
   bool tick_fetch(uint64_t cycle);
 
+  // End of an SM cycle: brings the warp-table scan up to date, so that cycles the SM then
+  // sleeps through count the I-buffers as they are now.
+  void end_of_cycle() { scan_warps(); }
+  // The SM slept `cycles` cycles since its last tick: count its empty I-buffers for them.
+  void account_skipped(uint64_t cycles);
+
   bool idle() const;  // nothing outstanding
   std::string describe(uint32_t warp) const;  // fetch state of a warp, for state dumps
   const FetchOrderIF& order_policy() const { return *order_; }
@@ -64,6 +70,7 @@ class FetchUnit : public sc_core::sc_module {
  private:
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t);
   bool eligible(uint32_t w) const;
+  void scan_warps();  // refreshes live_, empty_ibuffers_ and any_eligible_ if the table changed
   // Sends a fetch for warp w; returns false if the L1I refused it.
   bool send_fetch(uint32_t w, uint64_t cycle);
   bool send_prefetch(uint64_t cycle);

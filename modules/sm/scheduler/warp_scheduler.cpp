@@ -148,8 +148,7 @@ void WarpScheduler::account_skipped(uint64_t cycles) {
   if (cycles == 0) return;
   if (last_issued_ != 0)
     throw PipelineError(std::string(name()) + ": the SM slept after a cycle in which this scheduler issued");
-  shared_.stall_elf.add(static_cast<std::size_t>(last_elf_), cycles);
-  shared_.stall_kaws.add(static_cast<std::size_t>(last_kaws_), cycles);
+  add_stall(cycles);
 }
 
 uint32_t WarpScheduler::tick(uint64_t cycle) {
