@@ -39,6 +39,7 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id
       ipc_(group, "ipc", "thread instructions per cycle (GPGPU-Sim's IPC)", shared_.thread_instructions, cycles_),
       warp_ipc_(group, "warp_ipc", "warp instructions per cycle", shared_.warp_instructions, cycles_) {
   shared_.sm_id = sm_id;
+  table_.set_version_groups(cfg_.scheduler.count);  // scheduler i owns warps w, w mod count == i
   scoreboard_ = std::make_unique<Scoreboard>("scoreboard", cfg_.max_warps);
   for (uint32_t i = 0; i < cfg_.scheduler.count; ++i) {
     schedulers_.push_back(std::make_unique<WarpScheduler>(("scheduler" + std::to_string(i)).c_str(), i, cfg_, table_,
@@ -114,7 +115,8 @@ void SmCore::launch_cta(KernelInstance& k, uint64_t cta_linear_id) {
   used_registers_ += k.demand.registers;
   used_shared_ += k.demand.shared_bytes;
   ++ctas_launched_;
-  table_.touch();
+  table_.touch_all();
+  table_.note_residency_change();
   if (waker_) waker_();
 }
 
@@ -126,7 +128,7 @@ void SmCore::retire_finished_warps(uint64_t cycle) {
     WarpSlot& s = table_[w];
     if (!s.valid || !s.issue_done || s.done || s.in_flight != 0 || s.fetch_pending) continue;
     s.done = true;
-    table_.touch();
+    table_.touch(w);
     ++warps_completed_;
     for (auto& sch : schedulers_) sch->warp_removed(w);
     const uint32_t cta_slot = s.cta_slot;  // copied: clearing the table below resets `s`
@@ -165,7 +167,7 @@ void SmCore::receive_writeback(WarpInstruction& wi) {
     throw PipelineError(std::string(name()) + ": writeback of warp " + std::to_string(wi.warp) + " pc " + hex(wi.pc) +
                         " that has no instruction in flight");
   scoreboard_->release(wi);
-  table_.touch();  // the schedulers re-check their hazards
+  table_.touch(wi.warp);  // its scheduler re-checks the hazards
   --s.in_flight;
   ++writebacks_;
   shared_.pool.release(&wi);

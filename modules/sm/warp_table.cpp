@@ -18,7 +18,7 @@ void WarpTable::ibuf_push(uint32_t w, const IBufferEntry& e) {
   if (s.ibuf_count == entries_) throw PipelineError("I-buffer of warp " + std::to_string(w) + " overflow");
   s.ibuf[(s.ibuf_head + s.ibuf_count) % entries_] = e;
   ++s.ibuf_count;
-  ++version_;
+  touch(w);
 }
 
 void WarpTable::ibuf_pop(uint32_t w) {
@@ -26,14 +26,14 @@ void WarpTable::ibuf_pop(uint32_t w) {
   if (s.ibuf_count == 0) throw PipelineError("I-buffer of warp " + std::to_string(w) + " underflow");
   s.ibuf_head = (s.ibuf_head + 1) % entries_;
   --s.ibuf_count;
-  ++version_;
+  touch(w);
 }
 
 void WarpTable::ibuf_flush(uint32_t w) {
   WarpSlot& s = slots_[w];
   s.ibuf_head = s.ibuf_count = 0;
   if (s.fetch_pending) s.fetch_stale = true;
-  ++version_;
+  touch(w);
 }
 
 uint64_t WarpTable::next_fetch_pc(uint32_t w) const {
@@ -47,7 +47,8 @@ void WarpTable::clear(uint32_t w) {
   std::vector<IBufferEntry> keep = std::move(s.ibuf);
   s = WarpSlot{};
   s.ibuf = std::move(keep);
-  ++version_;
+  touch(w);
+  ++residency_version_;
 }
 
 }  // namespace gputlm::sm

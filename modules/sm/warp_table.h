@@ -79,17 +79,35 @@ class WarpTable {
 
   // Version of the state the issue and fetch stages decide from: I-buffers, residency,
   // warp status, pending fetches and (bumped by the SM core) the scoreboard. The table's
-  // own mutators bump it; code that changes a slot through operator[] calls touch(). A
-  // stage that found nothing to do at version v finds nothing again while it stays v, so
-  // it may repeat its last result instead of re-deciding (WarpScheduler, FetchUnit).
+  // own mutators bump it; code that changes a slot through operator[] calls touch(w), or
+  // touch_all() when a change reaches warps of several schedulers (a barrier release, a
+  // new CTA). A stage that found nothing to do at version v finds nothing again while it
+  // stays v, so it may repeat its last result instead of re-deciding (WarpScheduler,
+  // FetchUnit). group_version(g) changes only with warps w where w mod groups == g (a
+  // scheduler's own warps); version() with every change.
+  void set_version_groups(uint32_t groups) { group_versions_.assign(groups == 0 ? 1 : groups, 0); }
   uint64_t version() const { return version_; }
-  void touch() { ++version_; }
+  uint64_t group_version(uint32_t g) const { return group_versions_[g]; }
+  void touch(uint32_t w) {
+    ++version_;
+    ++group_versions_[w % group_versions_.size()];
+  }
+  void touch_all() {
+    ++version_;
+    for (uint64_t& v : group_versions_) ++v;
+  }
+  // Changes when the set of live warps changes (a CTA placed or retired, a warp past its
+  // last exit): the schedulers' policy orders depend on it.
+  uint64_t residency_version() const { return residency_version_; }
+  void note_residency_change() { ++residency_version_; }
 
  private:
   [[noreturn]] void throw_ibuf_range(uint32_t w, uint32_t i) const;
 
   uint32_t entries_;
   uint64_t version_ = 0;
+  uint64_t residency_version_ = 0;
+  std::vector<uint64_t> group_versions_ = std::vector<uint64_t>(1, 0);
   std::vector<WarpSlot> slots_;
 };
 

@@ -102,7 +102,7 @@ bool FetchUnit::send_fetch(uint32_t w, uint64_t cycle) {
     return false;
   }
   s.fetch_pending = true;
-  table_.touch();
+  table_.touch(w);
   s.fetch_stale = false;
   s.fetch_pc = pc;
   s.fetch_count = n;
@@ -193,7 +193,7 @@ bool FetchUnit::tick_decode(uint64_t cycle) {
       }
       s.fetch_pending = false;
       s.fetch_stale = false;
-      table_.touch();
+      table_.touch(w);
     }
     gp.release();
   }

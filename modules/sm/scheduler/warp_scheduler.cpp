@@ -81,6 +81,7 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
   WarpSlot& s = table_[slot];
   const IBufferEntry head = table_.ibuf_head(slot);
   const isa::StepResult& r = s.grid->step(*s.ctx);
+  if (r.barrier_released) table_.touch_all();  // warps of every scheduler may be Ready again
   if (r.pc != head.pc)
     throw PipelineError(std::string(name()) + ": warp " + std::to_string(slot) + " I-buffer head at " + hex(head.pc) +
                         " but the warp executed " + hex(r.pc) + " (I-buffer not flushed after a PC change)");
@@ -113,6 +114,7 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
   table_.ibuf_pop(slot);
   if (r.warp_finished) {
     s.issue_done = true;
+    table_.note_residency_change();
     table_.ibuf_flush(slot);
   } else if (!table_.ibuf_empty(slot) && table_.ibuf_head(slot).pc != s.grid->peek_pc(*s.ctx)) {
     // A taken branch, divergence, reconvergence, call or return: the sequentially
@@ -124,7 +126,10 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
   ++shared_.warp_instructions;
   shared_.thread_instructions.add(static_cast<uint64_t>(__builtin_popcount(r.exec_mask)));
   shared_.issued_per_scheduler.add(id_);
-  if (own) policy_->issued(slot, *head.instr);  // a borrowed warp is not this policy's
+  if (own) {
+    policy_->issued(slot, *head.instr);  // a borrowed warp is not this policy's
+    order_stale_ = true;
+  }
   if (observer_) observer_(wi);
   const UnitType unit = wi.unit;
   issue.send(wi);  // ownership passes to the operand collector
@@ -132,7 +137,7 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
 }
 
 bool WarpScheduler::decision_unchanged(uint64_t cycle) const {
-  return last_issued_ == 0 && !inputs_changed_ && decided_at_version_ == table_.version() &&
+  return last_issued_ == 0 && !inputs_changed_ && decided_at_version_ == table_.group_version(id_) &&
          (!waited_on_unit_ || decided_at_availability_ == issue_status->availability_version(cycle)) && !filter_ &&
          !sharing_ && policy_->order_changes_only_on_issue();
 }
@@ -151,12 +156,7 @@ void WarpScheduler::account_skipped(uint64_t cycles) {
   add_stall(cycles);
 }
 
-uint32_t WarpScheduler::tick(uint64_t cycle) {
-  if (decision_unchanged(cycle)) {
-    add_stall(1);
-    return 0;
-  }
-  inputs_changed_ = false;
+void WarpScheduler::order_warps() {
   const uint32_t n = cfg_.scheduler.count;
   views_.clear();
   for (uint32_t w = id_; w < table_.size(); w += n)
@@ -172,6 +172,22 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
                                 [&](uint32_t w) { return std::find(by_age_.begin(), by_age_.end(), w) == by_age_.end(); }),
                  order_.end());
   }
+  order_residency_ = table_.residency_version();
+  order_stale_ = false;
+}
+
+uint32_t WarpScheduler::tick(uint64_t cycle) {
+  if (decision_unchanged(cycle)) {
+    add_stall(1);
+    return 0;
+  }
+  const uint32_t n = cfg_.scheduler.count;
+  // The policy's order is a function of the resident warps and of what this scheduler
+  // issued: recompute it only when one of them (or the warp limit) changed.
+  if (inputs_changed_ || order_residency_ != table_.residency_version() || !policy_->order_changes_only_on_issue())
+    order_stale_ = true;
+  inputs_changed_ = false;
+  if (order_stale_) order_warps();
 
   StallObservation obs;
   last_issued_ = 0;
@@ -209,7 +225,7 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
   last_obs_ = obs;
   last_elf_ = classify_elf(obs);
   last_kaws_ = classify_kaws(obs);
-  decided_at_version_ = table_.version();
+  decided_at_version_ = table_.group_version(id_);
   waited_on_unit_ = obs.has(WarpBlock::UnitMemory) || obs.has(WarpBlock::UnitOther);
   decided_at_availability_ = issue_status->availability_version(cycle);
   add_stall(1);

@@ -102,7 +102,10 @@ class WarpScheduler : public sc_core::sc_module {
   uint64_t shared_issues() const { return shared_issues_; }
 
   SchedulerPolicyIF& policy() { return *policy_; }
-  void warp_removed(uint32_t slot) { policy_->warp_removed(slot); }
+  void warp_removed(uint32_t slot) {
+    policy_->warp_removed(slot);
+    order_stale_ = true;
+  }
 
  private:
   struct Readiness {
@@ -111,10 +114,12 @@ class WarpScheduler : public sc_core::sc_module {
   };
   Readiness evaluate(uint32_t slot) const;
   // Whether this cycle's decision would repeat the last one: nothing issued then, and
-  // nothing it was decided from has changed: WarpTable::version(), its own inputs, and,
+  // nothing it was decided from has changed: its warps' WarpTable::group_version(), its
+  // own inputs, and,
   // if a warp waited on a unit, the units' availability_version().
   bool decision_unchanged(uint64_t cycle) const;
   void add_stall(uint64_t cycles);
+  void order_warps();  // views_ and order_ from the resident warps and the policy
   UnitType issue_one(uint32_t slot, uint64_t cycle, bool own);
 
   uint32_t id_;
@@ -139,6 +144,8 @@ class WarpScheduler : public sc_core::sc_module {
   bool inputs_changed_ = true;
   bool waited_on_unit_ = false;
   uint64_t decided_at_availability_ = 0;
+  bool order_stale_ = true;
+  uint64_t order_residency_ = 0;  // WarpTable::residency_version() order_ was computed at
   ElfStall last_elf_ = ElfStall::Other;
   KawsStall last_kaws_ = KawsStall::Idle;
 };
