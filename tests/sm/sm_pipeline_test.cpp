@@ -121,3 +121,39 @@ TEST_CASE("sm: every scheduling policy runs barriers, divergence and loops with 
     CHECK(sms[p]->sm.idle());
   }
 }
+
+TEST_CASE("sm: schedulers that repeat an unchanged decision issue exactly as schedulers deciding every cycle",
+          "[sm][policy]") {
+  // A scheduler re-decides only when its warps, its inputs or unit availability changed
+  // (WarpScheduler::decision_unchanged); an issue filter makes it decide every cycle. For
+  // every policy, both must issue the same instructions in the same cycles and count the
+  // same stalls.
+  std::vector<std::unique_ptr<SmHarness>> repeat, every;
+  for (const std::string& policy : scheduler_policy_names()) {
+    SmConfig cfg;
+    cfg.scheduler.policy = policy;
+    cfg.scheduler.warp_limit = 3;
+    cfg.scheduler.fetch_group_size = 2;
+    repeat.push_back(std::make_unique<SmHarness>(("repeat_" + policy).c_str(), cfg));
+    every.push_back(std::make_unique<SmHarness>(("every_" + policy).c_str(), cfg));
+    for (uint32_t s = 0; s < cfg.scheduler.count; ++s)
+      every.back()->sm.core().scheduler(s).set_issue_filter([](uint32_t, const isa::Instruction&) { return true; });
+  }
+  for (std::size_t p = 0; p < repeat.size(); ++p) {
+    INFO("policy " << scheduler_policy_names()[p]);
+    for (auto* tb : {repeat[p].get(), every[p].get()}) {
+      run_barrier_diverge(*tb, 3, 96, 4);
+      run_loop_sum(*tb, 3, 160, 9);
+    }
+    const auto& a = repeat[p]->issued;
+    const auto& b = every[p]->issued;
+    REQUIRE(a.size() == b.size());
+    REQUIRE(!a.empty());
+    const uint64_t a0 = a.front().cycle, b0 = b.front().cycle;  // the benches run one after the other
+    std::size_t same = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      same += a[i].cycle - a0 == b[i].cycle - b0 && a[i].warp == b[i].warp && a[i].pc == b[i].pc;
+    CHECK(same == a.size());
+    CHECK(repeat[p]->root.to_json()["sm0"].dump() == every[p]->root.to_json()["sm0"].dump());
+  }
+}
