@@ -137,8 +137,9 @@ void require_min_latency_dominates(const gpu::GpuConfig& c) {
 }  // namespace
 
 TEST_CASE("gpu_top load-miss latency on an idle GPU follows the configured path latencies", "[gpu][latency]") {
-  const gpu::GpuConfig base =
-      fermi_config({"interconnect.topology=\"fixed_latency\"", "interconnect.latency=20", "l2.bank.miss_latency=30"});
+  // Without the shipped ROP stage (l2.rop_latency 120): the crossbar case below has one.
+  const gpu::GpuConfig base = fermi_config({"interconnect.topology=\"fixed_latency\"", "interconnect.latency=20",
+                                            "l2.bank.miss_latency=30", "l2.rop_latency=0"});
   require_min_latency_dominates(base);
   std::vector<gpu::GpuConfig> cfgs(4, base);
   cfgs[1].interconnect.latency += kDelta;

@@ -88,8 +88,11 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& cfg, const ClockDo
             make_replacement(cfg_.replacement, cfg_.sets, cfg_.ways, "replacement")),
       mshr_(make_mshr(cfg_.mshr, group_)),
       pool_(cfg_.line_size, std::string(name) + ".pool"),
-      miss_queue_(cfg_.miss_queue),
-      response_queue_(cfg_.response_queue),
+      // A hit or miss waits out its latency in a pipeline in front of the queue (at most
+      // port_width accesses enter per cycle); its first cycle is the queue slot itself,
+      // so a latency of 1 adds no storage.
+      miss_queue_(cfg_.miss_queue + (cfg_.miss_latency - 1) * cfg_.port_width),
+      response_queue_(cfg_.response_queue + (cfg_.hit_latency - 1) * cfg_.port_width),
       input_queue_(cfg_.input_queue),
       fill_queue_(cfg_.fill_queue),
       completed_(cfg_.miss_queue),

@@ -17,6 +17,9 @@
 //    room) and are evaluated in order from the first edge after arrival; a head that
 //    cannot be reserved is retried every cycle and blocks the queue (lock-up).
 //  * hit evaluated at E: BEGIN_RESP at E + hit_latency.
+//  * latencies are pipelined: an access waits out hit_latency / miss_latency in stages in
+//    front of the response / miss queue (port_width per cycle), so a long latency costs no
+//    throughput; the queue sizes bound what waits to leave.
 //  * primary miss at E: BEGIN_REQ downstream at E + miss_latency (miss queue, one per
 //    cycle); the fill is processed at the first edge F after the lower level's
 //    BEGIN_RESP; every merged request gets BEGIN_RESP from F + fill_latency, at most

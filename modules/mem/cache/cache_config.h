@@ -83,9 +83,13 @@ struct CacheConfig {
     v.param("port_width", port_width, "accesses evaluated per cycle (and responses sent per cycle)",
             config::at_least(1));
     v.param("miss_queue", miss_queue, "entries of the queue towards the next level (misses, write-throughs, "
-            "write-backs)", config::at_least(1));
+            "write-backs), besides the (miss_latency - 1) x port_width stages of the miss-latency pipeline",
+            config::at_least(1));
     v.param("input_queue", input_queue, "stall mode: requests buffered before evaluation", config::at_least(1));
-    v.param("response_queue", response_queue, "responses waiting to be sent upstream", config::at_least(1));
+    v.param("response_queue", response_queue,
+            "responses waiting to be sent upstream, besides the (hit_latency - 1) x port_width stages of the "
+            "hit-latency pipeline",
+            config::at_least(1));
     v.param("fill_queue", fill_queue, "responses from the next level waiting to be processed (one per cycle)",
             config::at_least(1));
     v.param("saturation_margin", saturation_margin,

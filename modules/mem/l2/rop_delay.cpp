@@ -12,7 +12,6 @@ RopDelay::RopDelay(sc_core::sc_module_name name, uint32_t latency, uint32_t queu
       out("out"),
       latency_(latency),
       domain_(domain),
-      arrivals_(2),
       end_reqs_(2),
       queue_(queue_size),
       process_("tick", domain, [this](uint64_t c) { return tick(c); }) {
@@ -21,13 +20,24 @@ RopDelay::RopDelay(sc_core::sc_module_name name, uint32_t latency, uint32_t queu
   out.bind(*this);
 }
 
+bool RopDelay::has_room(uint64_t cycle) const {
+  return queue_.free_slots() > (pop_cycle_ == cycle ? 1u : 0u);
+}
+
 tlm::tlm_sync_enum RopDelay::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                              sc_core::sc_time& t) {
   if (phase == tlm::BEGIN_REQ) {
     const uint64_t now = domain_.now();
-    if (!arrivals_.can_accept(now)) SC_REPORT_ERROR(name(), "BEGIN_REQ before END_REQ of the previous request");
-    arrivals_.push(&gp, now);
+    if (waiting_)
+      throw std::runtime_error(std::string(name()) + ": BEGIN_REQ before END_REQ of the previous request");
     process_.wake();
+    if (has_room(now)) {
+      enter(gp, now);
+      phase = tlm::END_REQ;
+      return tlm::TLM_UPDATED;
+    }
+    waiting_ = &gp;
+    waiting_since_ = now;
     return tlm::TLM_ACCEPTED;
   }
   return out->nb_transport_fw(gp, phase, t);  // END_RESP passes through
@@ -55,6 +65,7 @@ bool RopDelay::tick(uint64_t cycle) {
   if (!sending_ && queue_.ready(cycle)) {
     tlm::tlm_generic_payload* gp = queue_.front();
     queue_.pop();
+    pop_cycle_ = cycle;
     sending_ = gp;
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
@@ -65,22 +76,18 @@ bool RopDelay::tick(uint64_t cycle) {
                                "TLM_ACCEPTED nor END_REQ");
     work = true;
   }
-  // From the interconnect: into the delay queue while it has room (END_REQ then).
-  if (!waiting_ && arrivals_.ready(cycle)) {
-    waiting_ = arrivals_.front();
-    arrivals_.pop(cycle);
-    work = true;
-  }
-  if (waiting_ && !queue_.full()) {
+  // A request that found the queue full enters from the cycle after its arrival, once a
+  // slot is free; its END_REQ goes back then.
+  if (waiting_ && cycle > waiting_since_ && has_room(cycle)) {
     tlm::tlm_generic_payload* gp = waiting_;
     waiting_ = nullptr;
-    queue_.push(gp, cycle + latency_);
+    enter(*gp, cycle);
     tlm::tlm_phase ph = tlm::END_REQ;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     in->nb_transport_bw(*gp, ph, t);
     work = true;
   }
-  if (work || !arrivals_.empty() || !end_reqs_.empty()) return true;
+  if (work || !end_reqs_.empty() || (waiting_ && has_room(cycle + 1))) return true;
   if (!sending_ && !queue_.empty()) process_.wake_at(queue_.head_ready_cycle());
   return false;
 }

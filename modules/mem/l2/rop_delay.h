@@ -1,7 +1,10 @@
-// GPGPU-Sim's ROP stage (-rop_latency, default 85 L2 cycles): every request entering an
-// L2 partition waits a fixed number of cycles before it reaches the L2 bank; responses
-// pass straight through. A bounded queue (END_REQ withheld when full) keeps the
-// back-pressure chain intact.
+// GPGPU-Sim's ROP stage (-rop_latency, default 85 L2 cycles, 120 on the GTX480): every
+// request entering an L2 partition waits a fixed number of cycles before it reaches the
+// L2 bank; responses pass straight through. It is a pipeline: a request per cycle enters
+// (END_REQ returned in the BEGIN_REQ call while the queue has room, as the bank's input
+// queue does), so the stage adds latency, not a hand-shake per request. A bounded queue
+// (END_REQ withheld when full) keeps the back-pressure chain intact; GPGPU-Sim's queue is
+// unbounded, so a queue of at least latency + 1 never limits one request per cycle.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +30,8 @@ class RopDelay : public sc_core::sc_module,
 
   const ClockedProcess& process() const { return process_; }
   std::size_t held() const { return queue_.size() + (waiting_ ? 1 : 0) + (sending_ ? 1 : 0); }
+  // A request whose END_REQ is in cycle a reaches the bank at a + 1 + latency.
+  uint32_t latency() const { return latency_; }
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& t) override;
@@ -41,12 +46,17 @@ class RopDelay : public sc_core::sc_module,
 
  private:
   bool tick(uint64_t cycle);
+  // Room as at the start of this cycle: a slot freed by this cycle's send counts from the
+  // next cycle, whether our tick ran before the caller or not.
+  bool has_room(uint64_t cycle) const;
+  void enter(tlm::tlm_generic_payload& gp, uint64_t cycle) { queue_.push(&gp, cycle + 1 + latency_); }
 
   uint32_t latency_;
   const ClockDomain& domain_;
-  InputBuffer<tlm::tlm_generic_payload*> arrivals_;   // BEGIN_REQ, seen at our next edge
   InputBuffer<tlm::tlm_generic_payload*> end_reqs_;   // the bank's END_REQ, seen at our next edge
-  tlm::tlm_generic_payload* waiting_ = nullptr;       // arrived while the queue was full
+  tlm::tlm_generic_payload* waiting_ = nullptr;       // arrived while the queue was full: END_REQ withheld
+  uint64_t waiting_since_ = 0;
+  uint64_t pop_cycle_ = ~uint64_t{0};                 // cycle of the last send to the bank
   CycleQueue<tlm::tlm_generic_payload*> queue_;
   tlm::tlm_generic_payload* sending_ = nullptr;       // sent to the bank, END_REQ not yet seen
   ClockedProcess process_;

@@ -87,3 +87,43 @@ TEST_CASE("cache write-evict store is written through evicts the line and is ack
   CHECK(run.at(0x2000)[1].outcome == AccessOutcome::PrimaryMiss);  // evicted by the store
   CHECK(run->stat("l1.write_evictions") == 1);
 }
+
+TEST_CASE("cache hit and miss latencies are pipelined: a long latency does not hold queue slots", "[cache][l2]") {
+  // An L2-bank-like cache (stall mode) with latencies far longer than its response and miss
+  // queues: hits and misses still go through at one per cycle, each after its latency.
+  // (When the latency was counted in the queue slots, the 5th hit waited for the 1st to be
+  // answered and the 3rd miss was refused until the 1st left: 4 hits and 2 misses per latency.)
+  CacheConfig cfg = small_l1();
+  cfg.fail_mode = "stall";
+  cfg.write_policy = "write_back";
+  cfg.level = 1;
+  cfg.hit_latency = 30;
+  cfg.miss_latency = 20;
+  cfg.response_queue = 4;
+  cfg.miss_queue = 2;
+  ResponderOptions mem;
+  mem.min_latency = mem.max_latency = 10;
+  const std::vector<uint64_t> misses = {0x2080, 0x2100, 0x2180, 0x2280, 0x2300, 0x2380};  // sets 1-3, 2 each
+  const std::size_t hits = 12;
+  auto run = run_bench(cfg, mem, [&](CacheBench& b) {
+    send_at(b, 1, 0x1000, AccessKind::Load, 0);  // set 0: the line the hits use
+    for (std::size_t k = 0; k < hits; ++k) send_at(b, 100 + k, 0x1000, AccessKind::Load, 0);
+    for (std::size_t k = 0; k < misses.size(); ++k) send_at(b, 200 + k, misses[k], AccessKind::Load, 0);
+  });
+  const auto& r = run->driver.records();
+  REQUIRE(r.size() == 1 + hits + misses.size());
+  for (std::size_t k = 0; k < hits; ++k) {
+    INFO("hit " << k);
+    CHECK(r[1 + k].sent == 100 + k);
+    CHECK(r[1 + k].response == 100 + k + 1 + cfg.hit_latency);  // evaluated at the next edge
+  }
+  const auto& arr = run->memory.arrivals();
+  REQUIRE(arr.size() == 1 + misses.size());
+  for (std::size_t k = 0; k < misses.size(); ++k) {
+    INFO("miss " << k);
+    CHECK(arr[1 + k].address == misses[k]);
+    CHECK(arr[1 + k].cycle == 200 + k + 1 + cfg.miss_latency);
+  }
+  CHECK(run->stat("l1.fail_causes") == 0);  // no miss_queue_full refusals
+  CHECK(run->stat("l1.load_hits") == hits);
+}

@@ -411,10 +411,96 @@ TEST_CASE("l2: the ROP stage delays every request by rop_latency cycles before t
   PartitionBench b(cfg, {{0x4000, false, 128, 0}, {0x4000, false, 128, 0}, {0x4080, true, 128, 0}});
   b.run();
   const auto& r = b.driver->records()[1];
-  // Sent at s; the ROP stage takes it at s+1 and hands it to the bank at s+1+85; the bank
+  // Sent at s; the ROP stage takes it at once and hands it to the bank at s+1+85; the bank
   // evaluates it at its next edge and answers hit_latency later; the response passes through.
   REQUIRE(b.cycle(r.responded) - b.cycle(r.sent) == 1 + cfg.rop_latency + 1 + cfg.bank.hit_latency);
-  REQUIRE(b.cycle(r.accepted) == b.cycle(r.sent) + 1);  // END_REQ from the ROP stage
+  REQUIRE(b.cycle(r.accepted) == b.cycle(r.sent));  // END_REQ in the BEGIN_REQ call: the queue had room
   REQUIRE(b.part->checkers().size() == 3);
   REQUIRE(b.stat("l2p.dram.reads") == 2);
+}
+
+namespace {
+
+// One block fetched by a first read, then `hits` reads of it sent back to back from
+// cycle 2000 (the fill has long arrived), at most `hits` outstanding.
+std::vector<tb::ScriptedRequest> warm_then_hits(std::size_t hits) {
+  std::vector<tb::ScriptedRequest> s{{0x4000, false, 128, 0}};
+  for (std::size_t k = 0; k < hits; ++k) s.push_back({0x4000, false, 128, 2000});
+  return s;
+}
+
+// Every hit after the first was sent, accepted and answered one cycle after the previous,
+// `latency` cycles after it was sent.
+void require_one_hit_per_cycle(const PartitionBench& b, std::size_t hits, uint64_t latency) {
+  const auto& rec = b.driver->records();
+  REQUIRE(rec.size() == hits + 1);
+  for (std::size_t k = 1; k <= hits; ++k) {
+    INFO("hit " << k);
+    REQUIRE(b.cycle(rec[k].accepted) == b.cycle(rec[k].sent));
+    REQUIRE(b.cycle(rec[k].responded) - b.cycle(rec[k].sent) == latency);
+    if (k > 1) REQUIRE(b.cycle(rec[k].sent) == b.cycle(rec[k - 1].sent) + 1);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("l2: the ROP stage is a pipeline that takes a request every cycle", "[l2]") {
+  // The stage returns END_REQ in the BEGIN_REQ call while its queue has room, so a request
+  // per cycle enters (with END_REQ one edge later, only every second cycle could).
+  L2PartitionConfig cfg = checked_config();
+  cfg.rop_latency = 20;
+  cfg.rop_queue = 32;
+  cfg.bank.hit_latency = 1;
+  const std::size_t hits = 24;
+  tb::InitiatorOptions o;
+  o.max_outstanding = hits;
+  PartitionBench b(cfg, warm_then_hits(hits), o);
+  b.run();
+  // Sent at s: at the bank at s+1+20, evaluated at its next edge, answered hit_latency later.
+  require_one_hit_per_cycle(b, hits, 1 + cfg.rop_latency + 1 + cfg.bank.hit_latency);
+  REQUIRE(b.stat("l2p.bank.load_hits") == hits);
+}
+
+TEST_CASE("l2: a full ROP queue withholds END_REQ and takes the request from the cycle after a slot frees",
+          "[l2]") {
+  L2PartitionConfig cfg = checked_config();
+  cfg.rop_latency = 20;
+  cfg.rop_queue = 4;  // fewer than rop_latency + 1: the queue limits throughput to 4 per 22 cycles
+  cfg.bank.hit_latency = 1;
+  const std::size_t hits = 9;
+  tb::InitiatorOptions o;
+  o.max_outstanding = hits;
+  PartitionBench b(cfg, warm_then_hits(hits), o);
+  b.run();
+  const auto& rec = b.driver->records();
+  const uint64_t s1 = b.cycle(rec[1].sent);
+  // Hits 1-4 enter at s1..s1+3 and leave for the bank at s1+21..s1+24; hit 5 (sent at s1+4)
+  // waits; the slot hit 1 frees at s1+21 counts from s1+22: END_REQ then, bank at s1+22+1+20.
+  for (std::size_t k = 1; k <= 4; ++k) REQUIRE(b.cycle(rec[k].accepted) == s1 + k - 1);
+  REQUIRE(b.cycle(rec[5].sent) == s1 + 4);
+  REQUIRE(b.cycle(rec[5].accepted) == s1 + 1 + cfg.rop_latency + 1);
+  REQUIRE(b.cycle(rec[5].responded) == b.cycle(rec[5].accepted) + 1 + cfg.rop_latency + 1 + cfg.bank.hit_latency);
+}
+
+TEST_CASE("l2: the shipped Fermi partition answers back-to-back hits at one per cycle", "[l2]") {
+  // configs/fermi_gtx480.json: GPGPU-Sim's -gpgpu_l2_rop_latency 120 is the ROP stage, a
+  // pipeline in front of the bank, and the bank answers a hit the cycle after its lookup,
+  // so its 8-entry response queue (-gpgpu_dram_partition_queues ...:8) only buffers
+  // responses waiting for the interconnect. (With the 120 cycles as the bank's hit latency
+  // each hit held a response-queue slot for 120 cycles: 8 hits per 121 cycles.)
+  auto src = config::ConfigSource::from_file("configs/fermi_gtx480.json");
+  L2PartitionConfig cfg;
+  config::read(src, cfg, "l2");
+  cfg.protocol_checkers = true;
+  cfg.dram.timing_checker = true;
+  const std::size_t hits = 64;
+  tb::InitiatorOptions o;
+  o.max_outstanding = hits;
+  PartitionBench b(cfg, warm_then_hits(hits), o);
+  b.run();
+  const uint64_t rop = cfg.rop_latency > 0 ? 1 + cfg.rop_latency : 0;
+  require_one_hit_per_cycle(b, hits, rop + 1 + cfg.bank.hit_latency);
+  // GPGPU-Sim's unloaded L2 hit: 120 ROP cycles before the lookup.
+  REQUIRE(rop + 1 + cfg.bank.hit_latency == 123);
+  REQUIRE(b.cycle(b.driver->records()[hits].responded) - b.cycle(b.driver->records()[1].responded) == hits - 1);
 }
