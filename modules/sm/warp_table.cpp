@@ -5,6 +5,9 @@
 namespace gputlm::sm {
 
 WarpTable::WarpTable(uint32_t max_warps, uint32_t ibuffer_entries) : entries_(ibuffer_entries), slots_(max_warps) {
+  if (max_warps == 0 || max_warps > 64)
+    throw PipelineError("warp table: " + std::to_string(max_warps) + " warp slots (1 to 64 supported)");
+  all_warps_ = max_warps == 64 ? ~uint64_t{0} : (uint64_t{1} << max_warps) - 1;
   for (auto& s : slots_) s.ibuf.resize(entries_);
 }
 

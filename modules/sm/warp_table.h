@@ -91,10 +91,19 @@ class WarpTable {
   void touch(uint32_t w) {
     ++version_;
     ++group_versions_[w % group_versions_.size()];
+    changed_warps_ |= uint64_t{1} << w;
   }
   void touch_all() {
     ++version_;
     for (uint64_t& v : group_versions_) ++v;
+    changed_warps_ = all_warps_;
+  }
+  // The warps touched since the last call (bit w = warp slot w), for the one stage that
+  // keeps per-warp results (the fetch stage).
+  uint64_t take_changed_warps() {
+    const uint64_t m = changed_warps_;
+    changed_warps_ = 0;
+    return m;
   }
   // Changes when the set of live warps changes (a CTA placed or retired, a warp past its
   // last exit): the schedulers' policy orders depend on it.
@@ -107,6 +116,7 @@ class WarpTable {
   uint32_t entries_;
   uint64_t version_ = 0;
   uint64_t residency_version_ = 0;
+  uint64_t all_warps_ = 0, changed_warps_ = 0;
   std::vector<uint64_t> group_versions_ = std::vector<uint64_t>(1, 0);
   std::vector<WarpSlot> slots_;
 };

@@ -201,17 +201,24 @@ bool FetchUnit::tick_decode(uint64_t cycle) {
 }
 
 void FetchUnit::scan_warps() {
-  if (scanned_at_version_ == table_.version()) return;
-  live_.clear();
-  empty_ibuffers_ = 0;
-  any_eligible_ = false;
-  for (uint32_t w = 0; w < table_.size(); ++w) {
-    if (!table_.live(w)) continue;
-    live_.push_back(w);
-    if (table_.ibuf_empty(w) && table_[w].ctx->status == isa::WarpStatus::Ready) ++empty_ibuffers_;
-    any_eligible_ = any_eligible_ || eligible(w);
+  // Re-derive the per-warp bits of the warps touched since the last scan only.
+  uint64_t changed = table_.take_changed_warps();
+  if (changed == 0) return;
+  const uint64_t live_before = live_mask_;
+  for (; changed != 0; changed &= changed - 1) {
+    const uint32_t w = static_cast<uint32_t>(__builtin_ctzll(changed));
+    const uint64_t bit = uint64_t{1} << w;
+    const bool live = table_.live(w);
+    live_mask_ = live ? live_mask_ | bit : live_mask_ & ~bit;
+    const bool empty = live && table_.ibuf_empty(w) && table_[w].ctx->status == isa::WarpStatus::Ready;
+    empty_mask_ = empty ? empty_mask_ | bit : empty_mask_ & ~bit;
+    eligible_mask_ = eligible(w) ? eligible_mask_ | bit : eligible_mask_ & ~bit;
   }
-  scanned_at_version_ = table_.version();
+  empty_ibuffers_ = static_cast<uint32_t>(__builtin_popcountll(empty_mask_));
+  if (live_mask_ != live_before) {
+    live_.clear();
+    for (uint64_t m = live_mask_; m != 0; m &= m - 1) live_.push_back(static_cast<uint32_t>(__builtin_ctzll(m)));
+  }
 }
 
 void FetchUnit::account_skipped(uint64_t cycles) {
@@ -224,7 +231,7 @@ bool FetchUnit::tick_fetch(uint64_t cycle) {
   ibuffer_empty_warp_cycles_.add(empty_ibuffers_);
   if (waiting_end_req_) return false;  // END_REQ will wake us
   if (outstanding_ + 1 > responses_.capacity()) return false;
-  if (!any_eligible_ && !prefetcher_->may_prefetch()) return false;
+  if (eligible_mask_ == 0 && !prefetcher_->may_prefetch()) return false;
   candidates_.clear();
   order_->order(live_, candidates_);
   bool sent = false, refused = false;

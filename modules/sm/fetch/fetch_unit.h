@@ -70,7 +70,7 @@ class FetchUnit : public sc_core::sc_module {
  private:
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t);
   bool eligible(uint32_t w) const;
-  void scan_warps();  // refreshes live_, empty_ibuffers_ and any_eligible_ if the table changed
+  void scan_warps();  // refreshes the per-warp masks and live_ for the warps that changed
   // Sends a fetch for warp w; returns false if the L1I refused it.
   bool send_fetch(uint32_t w, uint64_t cycle);
   bool send_prefetch(uint64_t cycle);
@@ -90,12 +90,10 @@ class FetchUnit : public sc_core::sc_module {
   uint32_t outstanding_ = 0;                             // fetches and prefetches in flight
   std::function<void()> waker_;
   std::vector<uint32_t> live_, candidates_;
-  // The last scan of the warp table (tick_fetch): at which WarpTable::version(), how many
-  // live ready warps had an empty I-buffer, and whether any warp could fetch. While the
-  // version stays, the scan's result stands.
-  uint64_t scanned_at_version_ = ~uint64_t{0};
-  uint32_t empty_ibuffers_ = 0;
-  bool any_eligible_ = true;
+  // Per warp slot (bit w), kept up to date from the warps the table reports touched: live,
+  // live and ready with an empty I-buffer, able to fetch.
+  uint64_t live_mask_ = 0, empty_mask_ = 0, eligible_mask_ = 0;
+  uint32_t empty_ibuffers_ = 0;  // popcount of empty_mask_
 
   stats::Counter fetches_, fetched_instructions_, reservation_fails_, stale_fetches_, prefetches_,
       ibuffer_empty_warp_cycles_;

@@ -70,6 +70,7 @@ struct FetchBench : sc_core::sc_module {
       table[w].grid = &grid;
       table[w].ctx = &cta.warps[w];
     }
+    table.touch_all();  // slots set through operator[] (WarpTable's contract)
   }
   void run_until(const std::function<bool()>& done, uint64_t limit = 1000) {
     for (uint64_t i = 0; i < limit && !done(); ++i) sc_core::sc_start(clock.period());
@@ -104,6 +105,7 @@ TEST_CASE("fetch: a miss and a hit reach the I-buffer after the golden latencies
   SmConfig cfg;
   FetchBench tb("tb", cfg);
   for (uint32_t w = 1; w < 4; ++w) tb.table[w].valid = false;  // one warp
+  tb.table.touch_all();
   tb.process->wake();
   tb.run_until([&] { return tb.table[0].ibuf_count == 2; });
   const IBufferEntry e0 = tb.table.ibuf_at(0, 0), e1 = tb.table.ibuf_at(0, 1);
