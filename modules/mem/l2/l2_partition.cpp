@@ -11,7 +11,8 @@ void L2PartitionConfig::validate(const std::string& key) const {
   if (bank.fail_mode != "stall")
     throw config::ConfigError("key '" + key + ".bank.fail_mode': an L2 bank must stall (back-pressure), not "
                               "reject: the interconnect does not retry refused requests");
-  if (dram_queue < 2) throw config::ConfigError("key '" + key + ".dram_queue': must be at least 2");
+  if (dram_queue < 3)
+    throw config::ConfigError("key '" + key + ".dram_queue': must be at least 3 (a 2-entry input buffer and a pipe)");
   if (queue_latency == 0) throw config::ConfigError("key '" + key + ".queue_latency': must be positive");
   dram.validate(key + ".dram");
 }
@@ -24,8 +25,10 @@ InterconnectConfig L2Partition::queue_config(const L2PartitionConfig& cfg) {
   q.latency = cfg.queue_latency;
   // One packet per cycle whatever its size: a queue, not a narrow link.
   q.channel_bytes = cfg.bank.line_size + q.header_bytes;
-  q.input_buffer = 1;
-  q.output_buffer = cfg.dram_queue - 1;
+  // Two input entries: a slot freed in cycle c is offered from c + 1, so one entry would
+  // take a packet only every second cycle.
+  q.input_buffer = 2;
+  q.output_buffer = cfg.dram_queue - 2;
   return q;
 }
 

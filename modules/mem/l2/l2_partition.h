@@ -7,7 +7,7 @@
 // The queues are GPGPU-Sim's -gpgpu_dram_partition_queues (icnt->L2 : L2->DRAM :
 // DRAM->L2 : L2->icnt = 8:8:8:8): the first and last are the bank's input and response
 // queues, the middle two a 1x1 interconnect in fixed-latency mode holding `dram_queue`
-// packets in each direction (a 1-entry input buffer plus a dram_queue-1 pipe),
+// packets in each direction (a 2-entry input buffer plus a dram_queue-2 pipe: a packet per cycle),
 // back-pressured both ways, `queue_latency` cycles. Three clock domains: the L2 bank and queues
 // run in the L2 domain, the DRAM in its own.
 //
@@ -68,7 +68,7 @@ struct L2PartitionConfig {
     v.param("rop_queue", rop_queue, "requests the ROP stage holds (full: END_REQ withheld)", config::at_least(1));
     v.param("dram_queue", dram_queue,
             "entries in each direction between the L2 bank and DRAM (requests L2->DRAM, responses DRAM->L2)",
-            config::at_least(2));
+            config::at_least(3));
     v.param("queue_latency", queue_latency, "cycles (L2 clock) through the L2<->DRAM queues", config::at_least(1));
     v.param("protocol_checkers", protocol_checkers,
             "insert a TLM protocol checker on every internal socket (bank<->queues<->DRAM)", config::any());

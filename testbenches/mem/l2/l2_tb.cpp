@@ -277,7 +277,7 @@ TEST_CASE("l2: bad partition configurations are rejected naming the key", "[l2]"
   L2PartitionConfig c2;
   c2.dram.timing.tRC = 10;
   REQUIRE_THROWS_WITH(c2.validate("gpu.l2"), Catch::Contains("gpu.l2.dram.timing.tRC"));
-  auto src = config::ConfigSource::from_json(nlohmann::json{{"l2", {{"dram_queue", 1}}}}, "gpu.json");
+  auto src = config::ConfigSource::from_json(nlohmann::json{{"l2", {{"dram_queue", 2}}}}, "gpu.json");
   L2PartitionConfig c3;
   REQUIRE_THROWS_WITH(config::read(src, c3, "l2"), Catch::Contains("l2.dram_queue"));
   REQUIRE(config::list(L2PartitionConfig{}).size() > 40);
@@ -503,4 +503,24 @@ TEST_CASE("l2: the shipped Fermi partition answers back-to-back hits at one per 
   // GPGPU-Sim's unloaded L2 hit: 120 ROP cycles before the lookup.
   REQUIRE(rop + 1 + cfg.bank.hit_latency == 123);
   REQUIRE(b.cycle(b.driver->records()[hits].responded) - b.cycle(b.driver->records()[1].responded) == hits - 1);
+}
+
+TEST_CASE("l2: the L2 to DRAM queue takes a miss every cycle", "[l2]") {
+  // Misses to 8 different lines, sent back to back, leave the bank's miss queue one per
+  // cycle; the queue towards DRAM must take each at once (END_REQ in the call). With a
+  // 1-entry input buffer (a slot freed in cycle c offered from c + 1) it took one every
+  // second cycle and withheld END_REQ from the others.
+  L2PartitionConfig cfg = checked_config();
+  cfg.bank.miss_latency = 1;
+  std::vector<tb::ScriptedRequest> s;
+  for (uint64_t k = 0; k < 8; ++k) s.push_back({0x10000 + k * 128, false, 128, 0});
+  tb::InitiatorOptions o;
+  o.max_outstanding = 8;
+  PartitionBench b(cfg, s, o);
+  b.run();
+  const auto& rec = b.driver->records();
+  for (std::size_t k = 1; k < rec.size(); ++k) REQUIRE(b.cycle(rec[k].sent) == b.cycle(rec[k - 1].sent) + 1);
+  REQUIRE(b.stat("l2p.bank.load_primary_misses") == 8);
+  REQUIRE(b.stat("l2p.dram_queues.requests") == 8);
+  REQUIRE(b.stat("l2p.dram_queues.request_input_full") == 0);
 }
