@@ -114,6 +114,9 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& cfg, const ClockDo
       fill_bypasses_(group_, "fill_bypasses", "on-fill blocks not installed (every way reserved)"),
       downstream_retries_(group_, "downstream_retries", "requests the next level refused and were resent"),
       invalidations_(group_, "invalidations", "lines dropped by invalidate_all"),
+      response_queue_stalls_(group_, "response_queue_stalls",
+                             "cycles in which a waiting access was not evaluated because the response queue "
+                             "(with its hit-latency stages) was full"),
       hit_rate_(group_, "load_hit_rate", "load_hits / loads", load_hits_, loads_),
       primary_miss_rate_(group_, "load_primary_miss_rate", "load_primary_misses / loads (thesis miss rate)",
                          load_primary_misses_, loads_) {
@@ -251,7 +254,11 @@ tlm::tlm_sync_enum Cache::upstream_fw(tlm::tlm_generic_payload& gp, tlm::tlm_pha
 }
 
 void Cache::evaluate_deferred(uint64_t cycle) {
-  if (!deferred_ || !port_free(cycle) || response_queue_full()) return;
+  if (!deferred_ || !port_free(cycle)) return;
+  if (response_queue_full()) {
+    ++response_queue_stalls_;
+    return;
+  }
   tlm::tlm_generic_payload& gp = *deferred_;
   deferred_ = nullptr;
   use_port(cycle);
@@ -268,6 +275,7 @@ void Cache::evaluate_deferred(uint64_t cycle) {
 }
 
 void Cache::evaluate_input(uint64_t cycle) {
+  if (input_queue_.ready(cycle) && response_queue_full()) ++response_queue_stalls_;
   for (uint32_t n = 0; n < cfg_.port_width && input_queue_.ready(cycle) && !response_queue_full(); ++n) {
     tlm::tlm_generic_payload& gp = *input_queue_.front();
     const Result r = access(gp, cycle);

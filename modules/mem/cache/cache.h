@@ -176,7 +176,7 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   stats::Counter accesses_, loads_, load_hits_, load_primary_misses_;
   stats::CounterVector read_outcomes_, write_outcomes_, fail_causes_, locality_;
   stats::Counter load_stall_cycles_, write_evictions_, writebacks_, fills_, fill_bypasses_,
-      downstream_retries_, invalidations_;
+      downstream_retries_, invalidations_, response_queue_stalls_;
   stats::Ratio hit_rate_, primary_miss_rate_;
 
   std::unique_ptr<ClockedProcess> process_;  // last: its tick uses everything above

@@ -125,5 +125,33 @@ TEST_CASE("cache hit and miss latencies are pipelined: a long latency does not h
     CHECK(arr[1 + k].cycle == 200 + k + 1 + cfg.miss_latency);
   }
   CHECK(run->stat("l1.fail_causes") == 0);  // no miss_queue_full refusals
+  CHECK(run->stat("l1.response_queue_stalls") == 0);
   CHECK(run->stat("l1.load_hits") == hits);
+}
+
+TEST_CASE("cache counts the cycles a stall-mode access waits for response queue room", "[cache][l2]") {
+  // The upstream takes each response only after up to 12 cycles (END_RESP withheld), so the
+  // 4-entry response queue fills and queued hits wait: visible as response_queue_stalls.
+  CacheConfig cfg = small_l1();
+  cfg.fail_mode = "stall";
+  cfg.write_policy = "write_back";
+  cfg.level = 1;
+  cfg.response_queue = 4;
+  const std::size_t hits = 12;
+  auto run = run_bench(
+      cfg, {},
+      [&](CacheBench& b) {
+        send_at(b, 1, 0x1000, AccessKind::Load, 0);
+        b.wait_cycle(100);
+        for (std::size_t k = 0; k < hits; ++k) {
+          while (!b.driver.can_send()) b.wait_cycle(b.now() + 1);
+          b.driver.send(0x1000, AccessKind::Load, 0);
+        }
+      },
+      12, 100);
+  const auto& r = run->driver.records();
+  REQUIRE(r.size() == 1 + hits);
+  for (const auto& rec : r) CHECK(rec.responded);
+  CHECK(run->stat("l1.load_hits") == hits);
+  CHECK(run->stat("l1.response_queue_stalls") > 0);
 }

@@ -503,6 +503,7 @@ TEST_CASE("l2: the shipped Fermi partition answers back-to-back hits at one per 
   // GPGPU-Sim's unloaded L2 hit: 120 ROP cycles before the lookup.
   REQUIRE(rop + 1 + cfg.bank.hit_latency == 123);
   REQUIRE(b.cycle(b.driver->records()[hits].responded) - b.cycle(b.driver->records()[1].responded) == hits - 1);
+  REQUIRE(b.stat("l2p.bank.response_queue_stalls") == 0);
 }
 
 TEST_CASE("l2: the L2 to DRAM queue takes a miss every cycle", "[l2]") {
