@@ -51,6 +51,9 @@ TEST_CASE("fermi config variants load and differ where their papers say", "[gpu]
   CHECK(mascar.sm.l1d.sets == 64);
   CHECK(mascar.sm.l1d.mshr.entries == 64);
   CHECK(mascar.l2.bank.mshr.entries == 64);
+  // Table I's 200-cycle L2 is the (pipelined) bank latency alone: no ROP delay on top.
+  CHECK(mascar.l2.rop_latency == 0);
+  CHECK(mascar.l2.bank.hit_latency == 200);
 
   const gpu::GpuConfig t21 = load("configs/variants/thesis_table2_1.json");
   CHECK(t21.sms == 30);

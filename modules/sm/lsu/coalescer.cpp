@@ -33,6 +33,19 @@ Coalescer::Coalescer(const CoalescerConfig& cfg, const std::string& key_prefix) 
   cfg_.validate(key_prefix);
 }
 
+Segment covering_segment(const LineRequest& lr, uint32_t line_size, uint32_t min_bytes) {
+  uint32_t lo = line_size, hi = 0;
+  for (uint32_t b = 0; b < line_size && b < kMaxLineBytes; ++b)
+    if (lr.byte_mask[b]) {
+      lo = std::min(lo, b);
+      hi = b;
+    }
+  if (lo > hi) return Segment{lr.line_address, line_size};  // no byte recorded: the whole line
+  uint32_t size = line_size;
+  while (size / 2 >= min_bytes && lo / (size / 2) == hi / (size / 2)) size /= 2;
+  return Segment{lr.line_address + lo / size * size, size};
+}
+
 void Coalescer::coalesce(const LaneAccess* pieces, std::size_t n, uint32_t warp_size,
                          std::vector<LineRequest>& out) const {
   group(pieces, n, warp_size, cfg_.warp_parts, false, out);

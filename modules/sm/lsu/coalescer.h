@@ -57,6 +57,16 @@ struct CoalescerConfig {
   void validate(const std::string& key_prefix) const;
 };
 
+// The part of a line a store sends down: the smallest aligned segment of line_size / 2^k
+// bytes (at least min_bytes) that holds every touched byte. CUDA's coalescing rule since
+// compute 1.2, which GPGPU-Sim applies to the memory requests it sends (32, 64 or 128
+// bytes), so a partial store crosses the interconnect with only its segment's data.
+struct Segment {
+  uint64_t address = 0;
+  uint32_t bytes = 0;
+};
+Segment covering_segment(const LineRequest& lr, uint32_t line_size, uint32_t min_bytes);
+
 class Coalescer {
  public:
   // Validates cfg (config::ConfigError naming `key_prefix`).

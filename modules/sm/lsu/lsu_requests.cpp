@@ -142,9 +142,12 @@ void Lsu::add_requests(const std::vector<LineRequest>& lines, L1Port port, uint3
     link->slot = slot;
     link->data = s.needs_data;
     gp->set_command(kind == AccessKind::Load ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-    gp->set_address(lr.line_address);
-    gp->set_data_length(line_size);
-    gp->set_streaming_width(line_size);
+    // A store carries only the segment it writes; loads ask for the line.
+    const Segment seg =
+        kind == AccessKind::Store ? covering_segment(lr, line_size, sector) : Segment{lr.line_address, line_size};
+    gp->set_address(seg.address);
+    gp->set_data_length(seg.bytes);
+    gp->set_streaming_width(seg.bytes);
     MemExtension& ext = mem_ext(*gp);
     ext.sm = static_cast<int32_t>(wi.sm);
     ext.warp = static_cast<int32_t>(wi.warp);

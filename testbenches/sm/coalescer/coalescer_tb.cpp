@@ -133,6 +133,32 @@ TEST_CASE("coalescer scattered random patterns match the golden model", "[coales
   }
 }
 
+TEST_CASE("coalescer store segments are the smallest aligned 32, 64 or 128 bytes holding the touched bytes",
+          "[coalescer]") {
+  auto seg = [](uint32_t first, uint32_t last, uint32_t min_bytes = 32) {
+    LineRequest lr;
+    lr.line_address = 0x2000;
+    for (uint32_t b = first; b <= last; ++b) lr.byte_mask.set(b);
+    return covering_segment(lr, 128, min_bytes);
+  };
+  auto is = [](const Segment& s, uint64_t address, uint32_t bytes) { return s.address == address && s.bytes == bytes; };
+  CHECK(is(seg(0, 127), 0x2000, 128));   // a whole warp of 32-bit words
+  CHECK(is(seg(0, 31), 0x2000, 32));     // 8 lanes
+  CHECK(is(seg(32, 63), 0x2020, 32));    // the second quarter
+  CHECK(is(seg(100, 103), 0x2060, 32));  // one word in the last quarter
+  CHECK(is(seg(0, 63), 0x2000, 64));     // the first half
+  CHECK(is(seg(16, 47), 0x2000, 64));    // crosses a quarter boundary inside the first half
+  CHECK(is(seg(96, 127), 0x2060, 32));
+  CHECK(is(seg(60, 67), 0x2000, 128));   // crosses the half boundary
+  CHECK(is(seg(0, 3, 64), 0x2000, 64));  // never below min_bytes
+  // Bytes from the coalescer itself: lanes 8..15 of a 32-bit access are the second quarter.
+  std::vector<LaneAccess> p;
+  for (uint8_t l = 8; l < 16; ++l) p.push_back(LaneAccess{0x3000 + 4u * l, 4, l});
+  const auto r = run(p);
+  REQUIRE(r.size() == 1);
+  CHECK(is(covering_segment(r[0], 128, 32), 0x3020, 32));
+}
+
 TEST_CASE("coalescer config errors name the key", "[coalescer]") {
   CoalescerConfig bad;
   bad.line_size = 256;

@@ -26,6 +26,7 @@ class FakeL1 : public sc_core::sc_module, public tlm::tlm_fw_transport_if<> {
     int32_t warp = -1;
     uint64_t cycle = 0;
     tlm::tlm_command command = tlm::TLM_READ_COMMAND;
+    uint32_t bytes = 0;  // data length
   };
   tlm::tlm_target_socket<> in;
   std::vector<Seen> accepted;
@@ -49,7 +50,8 @@ class FakeL1 : public sc_core::sc_module, public tlm::tlm_fw_transport_if<> {
       return tlm::TLM_COMPLETED;
     }
     const uint64_t now = domain_.now();
-    accepted.push_back(Seen{gp.get_address(), ext.kind, ext.space, ext.sector_mask, ext.warp, now, gp.get_command()});
+    accepted.push_back(
+        Seen{gp.get_address(), ext.kind, ext.space, ext.sector_mask, ext.warp, now, gp.get_command(), gp.get_data_length()});
     gp.acquire();
     pipe_.push(&gp, now + latency_);
     process_.wake_at(now + latency_);

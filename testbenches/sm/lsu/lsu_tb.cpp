@@ -365,6 +365,25 @@ TEST_CASE("lsu local memory is interleaved per thread and coalesces per warp", "
   b.check_quiet();
 }
 
+TEST_CASE("lsu sends a store with the segment it writes, a load with the whole line", "[lsu]") {
+  LsuConfig cfg;
+  Bench b(cfg, false);
+  // Lanes 0..7 store one word each at 0x5020 + 4*lane: bytes 32..63 of line 0x5000.
+  auto* st = b.mem(StateSpace::Global, isa::AccessKind::Store, 4, 0xffu, [](uint32_t l) { return 0x5020 + 4 * l; }, 3);
+  auto* ld = b.mem(StateSpace::Global, isa::AccessKind::Load, 4, 0xffu, [](uint32_t l) { return 0x5020 + 4 * l; }, 4);
+  // A full warp's store stays one 128-byte request.
+  auto* full = b.mem(StateSpace::Global, isa::AccessKind::Store, 4, ~0u, [](uint32_t l) { return 0x6000 + 4 * l; }, 5);
+  b.run_in_order({st, ld, full});
+  REQUIRE(b.fake_d->accepted.size() == 3);
+  CHECK(b.fake_d->accepted[0].address == 0x5020);
+  CHECK(b.fake_d->accepted[0].bytes == 32);
+  CHECK(b.fake_d->accepted[1].address == 0x5000);
+  CHECK(b.fake_d->accepted[1].bytes == 128);
+  CHECK(b.fake_d->accepted[2].address == 0x6000);
+  CHECK(b.fake_d->accepted[2].bytes == 128);
+  b.check_quiet();
+}
+
 TEST_CASE("lsu reports an access to a space it cannot place", "[lsu]") {
   LsuConfig cfg;
   Bench b(cfg, false);
