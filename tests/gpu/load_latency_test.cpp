@@ -2,7 +2,9 @@
 // The time from the L1D's primary miss to its fill must be exactly the sum of the
 // configured latencies on the path plus one hand-over cycle per pipeline register between
 // blocks, each named below with the doc that states it (the budget table is in
-// docs/platforms/fermi.md, "Load-miss path"). Two configurations: a fixed-latency
+// docs/platforms/fermi.md, "Load-miss path"), plus, on the crossbar, the reply's
+// serialization (its flits - 1: a packet is delivered with its last flit). Two
+// configurations: a fixed-latency
 // interconnect with three more GPUs that each add DELTA to one hop (the sum must move by
 // exactly DELTA per traversal), and the Fermi crossbar with the L1D miss latency, the
 // L2<->DRAM queue latency, the L2 fill latency and the ROP stage changed as well.
@@ -67,6 +69,21 @@ uint64_t configured_latency(const gpu::GpuConfig& c) {
   const uint64_t dram = std::max<uint64_t>(c.l2.dram.min_latency, dram_row_miss_latency(c.l2.dram, c.sm.l1d.line_size));
   return c.sm.l1d.miss_latency + c.interconnect.latency + c.l2.rop_latency + c.l2.bank.miss_latency +
          c.l2.queue_latency + dram + c.l2.queue_latency + c.l2.bank.fill_latency + c.interconnect.latency;
+}
+
+// docs/blocks/interconnect.md: the crossbar delivers a packet with its last flit, flits - 1
+// cycles after its head; the fixed-latency pipe delivers it whole. The read reply carries
+// the header and one fill unit of the L1D (a line, or a sector of a sectored L1D).
+uint64_t packet_flits(const InterconnectConfig& icnt, uint64_t bytes) {
+  return (bytes + icnt.channel_bytes - 1) / icnt.channel_bytes;
+}
+uint64_t reply_serialization(const gpu::GpuConfig& c) {
+  if (c.interconnect.topology != "crossbar") return 0;
+  return packet_flits(c.interconnect, c.interconnect.header_bytes + c.sm.l1d.line_size / c.sm.l1d.sectors) - 1;
+}
+// The read request is a header only: one flit, no serialization term.
+void require_single_flit_request(const gpu::GpuConfig& c) {
+  REQUIRE(packet_flits(c.interconnect, c.interconnect.header_bytes) == 1);
 }
 
 uint64_t handover_cycles(const gpu::GpuConfig& c) {
@@ -141,6 +158,7 @@ TEST_CASE("gpu_top load-miss latency on an idle GPU follows the configured path 
   const gpu::GpuConfig base = fermi_config({"interconnect.topology=\"fixed_latency\"", "interconnect.latency=20",
                                             "l2.bank.miss_latency=30", "l2.rop_latency=0"});
   require_min_latency_dominates(base);
+  require_single_flit_request(base);
   std::vector<gpu::GpuConfig> cfgs(4, base);
   cfgs[1].interconnect.latency += kDelta;
   cfgs[2].l2.bank.miss_latency += kDelta;
@@ -150,15 +168,18 @@ TEST_CASE("gpu_top load-miss latency on an idle GPU follows the configured path 
   CHECK(lat[1] == lat[0] + 2 * kDelta);  // request and reply each cross the interconnect
   CHECK(lat[2] == lat[0] + kDelta);
   CHECK(lat[3] == lat[0] + kDelta);
-  // 1 + 20 + 30 + 1 + 100 + 1 + 0 + 20 = 173 configured, 9 hand-over cycles.
+  // 1 + 20 + 30 + 1 + 100 + 1 + 0 + 20 = 173 configured, 9 hand-over cycles; the
+  // fixed-latency pipe delivers the 5-flit reply whole (no serialization term).
   CHECK(configured_latency(base) == 173);
   CHECK(handover_cycles(base) == 9);
-  CHECK(lat[0] == configured_latency(base) + handover_cycles(base));
+  CHECK(reply_serialization(base) == 0);
+  CHECK(lat[0] == configured_latency(base) + handover_cycles(base) + reply_serialization(base));
   for (std::size_t i = 1; i < cfgs.size(); ++i)
-    CHECK(lat[i] == configured_latency(cfgs[i]) + handover_cycles(cfgs[i]));
+    CHECK(lat[i] == configured_latency(cfgs[i]) + handover_cycles(cfgs[i]) + reply_serialization(cfgs[i]));
 }
 
-TEST_CASE("gpu_top load-miss latency on the Fermi crossbar equals the configured latencies plus the hand-over cycles",
+TEST_CASE("gpu_top load-miss latency on the Fermi crossbar equals the configured latencies plus the hand-over "
+          "cycles plus the reply serialization",
           "[gpu][latency]") {
   // The real Fermi interconnect (crossbar, 32 B flits, 15 x 6 ports) and every other
   // latency on the path changed from its default, the ROP stage included.
@@ -168,6 +189,7 @@ TEST_CASE("gpu_top load-miss latency on the Fermi crossbar equals the configured
   REQUIRE(base.interconnect.sm_ports == 15);
   REQUIRE(base.interconnect.mem_ports == 6);
   require_min_latency_dominates(base);
+  require_single_flit_request(base);
   std::vector<gpu::GpuConfig> cfgs(4, base);
   cfgs[1].sm.l1d.miss_latency += kDelta;
   cfgs[2].l2.queue_latency += kDelta;
@@ -177,11 +199,13 @@ TEST_CASE("gpu_top load-miss latency on the Fermi crossbar equals the configured
   CHECK(lat[1] == lat[0] + kDelta);
   CHECK(lat[2] == lat[0] + 2 * kDelta);  // the L2->DRAM and DRAM->L2 queues
   CHECK(lat[3] + base.l2.rop_latency + kRopInput == lat[0]);
-  // 3 + 6 + 11 + 45 + 4 + 100 + 4 + 2 + 6 = 181 configured, 10 hand-over cycles.
+  // 3 + 6 + 11 + 45 + 4 + 100 + 4 + 2 + 6 = 181 configured, 10 hand-over cycles, and the
+  // 8 + 128 B read reply is 5 flits of 32 B: delivered 4 cycles after its head.
   CHECK(configured_latency(base) == 181);
   CHECK(handover_cycles(base) == 10);
+  CHECK(reply_serialization(base) == 4);
   for (std::size_t i = 0; i < cfgs.size(); ++i) {
     INFO("configuration " << i);
-    CHECK(lat[i] == configured_latency(cfgs[i]) + handover_cycles(cfgs[i]));
+    CHECK(lat[i] == configured_latency(cfgs[i]) + handover_cycles(cfgs[i]) + reply_serialization(cfgs[i]));
   }
 }

@@ -25,6 +25,7 @@ Interconnect::Interconnect(sc_core::sc_module_name name, const InterconnectConfi
       sm_side("sm_side"),
       mem_side("mem_side"),
       cfg_(cfg),
+      serialize_(cfg.topology == "crossbar"),
       domain_(domain),
       stats_(parent, basename()),
       requests_(stats_, "requests", "request packets delivered to memory ports"),
@@ -55,6 +56,7 @@ void Interconnect::init_network(Network& n, uint32_t inputs, uint32_t outputs) {
   n.outputs.assign(outputs, CycleQueue<Packet>(cfg_.output_buffer));
   n.rr.assign(outputs, 0);
   n.link_free.assign(outputs, 0);
+  n.head_sent.assign(outputs, kBlocked);
   n.unblocked.assign(outputs, 0);
   n.awaiting.assign(outputs, nullptr);
   n.wanted.assign(outputs, 0);
@@ -164,16 +166,33 @@ bool Interconnect::tick(uint64_t cycle) {
   return false;
 }
 
+// Per output: the head packet's first flit enters the link when the packet is ready and
+// the link is free; the packet is delivered serialization_cycles() later (its last flit),
+// or when the target has taken the previous packet, whichever is later. The head stays in
+// the output queue until delivered, so a stalled target still fills the queue exactly as
+// many packets deep. On the crossbar the flits of the head cross while the target has not
+// yet taken the previous packet (GPGPU-Sim's ejection buffer); the fixed-latency pipe
+// delivers a packet whole and only then occupies the link, so it waits for the target first.
 bool Interconnect::drive_outputs(Network& n, bool request, uint64_t cycle) {
   bool work = false;
   for (uint32_t o = 0; o < n.outputs.size(); ++o) {
-    if (!n.outputs[o].ready(cycle) || n.link_free[o] > cycle || n.unblocked[o] > cycle) continue;
-    const Packet p = n.outputs[o].front();
-    n.outputs[o].pop();
-    n.link_free[o] = cycle + p.flits;
-    if (request) send_request(o, p, cycle);
-    else send_reply(o, p, cycle);
-    work = true;
+    CycleQueue<Packet>& q = n.outputs[o];
+    for (;;) {
+      if (n.head_sent[o] == kBlocked) {
+        if (!q.ready(cycle) || n.link_free[o] > cycle || (!serialize_ && n.unblocked[o] > cycle)) break;
+        n.head_sent[o] = cycle;
+        n.link_free[o] = cycle + q.front().flits;
+      }
+      if (n.head_sent[o] + serialization_cycles(q.front().flits) > cycle || n.unblocked[o] > cycle) break;
+      const Packet p = q.front();
+      q.pop();
+      n.head_sent[o] = kBlocked;
+      if (request) send_request(o, p, cycle);
+      else send_reply(o, p, cycle);
+      work = true;
+      // The target has just been sent a packet (unblocked > cycle): the loop only lets the
+      // next head start on an idle link in this cycle, and ends.
+    }
   }
   return work;
 }
@@ -263,9 +282,18 @@ bool Interconnect::admit_pending(Network& n, bool request, uint64_t cycle) {
 uint64_t Interconnect::next_work_cycle(Network& n, uint64_t cycle) {
   uint64_t next = kBlocked;
   for (uint32_t o = 0; o < n.outputs.size(); ++o) {
-    // An output waiting for END_REQ/END_RESP is woken by that call.
-    if (n.outputs[o].empty() || n.unblocked[o] == kBlocked) continue;
-    next = std::min(next, std::max({n.outputs[o].head_ready_cycle(), n.link_free[o], n.unblocked[o], cycle + 1}));
+    if (n.outputs[o].empty()) continue;
+    if (n.head_sent[o] == kBlocked) {
+      // The head's first flit leaves when it is ready and the link is free (fixed_latency:
+      // and the target is free, which an END_REQ/END_RESP call announces by waking us).
+      if (!serialize_ && n.unblocked[o] == kBlocked) continue;
+      next = std::min(next, std::max({n.outputs[o].head_ready_cycle(), n.link_free[o],
+                                      serialize_ ? 0 : n.unblocked[o], cycle + 1}));
+    } else if (n.unblocked[o] != kBlocked) {
+      // Its last flit, and the target free (else that END_* call wakes us).
+      const uint64_t tail = n.head_sent[o] + serialization_cycles(n.outputs[o].front().flits);
+      next = std::min(next, std::max({tail, n.unblocked[o], cycle + 1}));
+    }
   }
   for (uint32_t i = 0; i < n.inputs.size(); ++i) {
     // A head whose output queue is full moves when that queue pops (which is work);

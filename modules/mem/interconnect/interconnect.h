@@ -7,10 +7,15 @@
 //  * crossbar: each cycle every output grants one input whose head packet targets it,
 //    round-robin (fair, deterministic); the packet reaches the output queue `latency`
 //    cycles later. Inputs are FIFO (head-of-line blocking, like GPGPU-Sim's iSLIP
-//    crossbar with one VC).
+//    crossbar with one VC). A packet of n flits streams over its output link one flit
+//    per cycle and is delivered with its last flit, n - 1 cycles after its head (as
+//    GPGPU-Sim's booksim network, which hands a packet to its node once the tail flit
+//    is in the boundary buffer).
 //  * fixed_latency: the thesis' interconnect (001 Table 4.3: 50/100/200/400 cycles):
 //    the same arbitration into a pipe of `latency` cycles whose capacity
-//    (`output_buffer`) bounds the packets in flight per output.
+//    (`output_buffer`) bounds the packets in flight per output. A packet is delivered
+//    whole after `latency` cycles, whatever its size (GPGPU-Sim's fixed_lat_per_hop
+//    mode); its flits then occupy the output link (bandwidth).
 //
 // Back-pressure: a request that finds its input buffer full has END_REQ withheld until
 // there is room; a full output queue stops the switch; an output waits for the
@@ -91,6 +96,11 @@ class Interconnect : public sc_core::sc_module {
   const ClockedProcess& process() const { return process_; }
   // Cycles a packet of `bytes` occupies an output link.
   uint32_t flits(uint32_t bytes) const { return (bytes + cfg_.channel_bytes - 1) / cfg_.channel_bytes; }
+  // Cycles from a packet's head flit entering its output link to its delivery: the
+  // serialization of the other flits on the crossbar, none on the fixed-latency pipe.
+  uint32_t serialization_cycles(uint32_t packet_flits) const {
+    return serialize_ && packet_flits > 0 ? packet_flits - 1 : 0;
+  }
   uint32_t request_bytes(const tlm::tlm_generic_payload& gp) const;
   uint32_t reply_bytes(const tlm::tlm_generic_payload& gp) const;
   std::size_t in_flight() const { return route_.size(); }
@@ -116,6 +126,7 @@ class Interconnect : public sc_core::sc_module {
     std::vector<CycleQueue<Packet>> outputs;
     std::vector<uint32_t> rr;                // per output: round-robin grant pointer
     std::vector<uint64_t> link_free;         // per output: first cycle the link is free
+    std::vector<uint64_t> head_sent;         // per output: cycle the queue head's first flit left (kBlocked: not yet)
     std::vector<uint64_t> unblocked;         // per output: cycle from which the target takes a new packet
     std::vector<const tlm::tlm_generic_payload*> awaiting;  // per output: packet whose END_* is awaited
     std::vector<uint32_t> wanted;            // per output: ready input heads this cycle (scratch)
@@ -138,6 +149,7 @@ class Interconnect : public sc_core::sc_module {
   [[noreturn]] void fail(const std::string& what) const;
 
   InterconnectConfig cfg_;
+  bool serialize_ = true;  // crossbar: delivered with the last flit; fixed_latency: whole after `latency`
   const ClockDomain& domain_;
   std::unique_ptr<PartitionMapIF> map_;
   RouteTable route_;

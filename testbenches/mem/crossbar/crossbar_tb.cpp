@@ -92,7 +92,8 @@ uint64_t splitmix(uint64_t& s) {
 
 }  // namespace
 
-TEST_CASE("crossbar: unloaded request and reply latency is 1 + latency cycles each way", "[crossbar]") {
+TEST_CASE("crossbar: unloaded latency is 1 + latency cycles each way, plus flits - 1 for a multi-flit packet",
+          "[crossbar]") {
   InterconnectConfig cfg = small_config(1, 1);
   cfg.latency = 3;
   tb::TargetOptions t;
@@ -106,9 +107,13 @@ TEST_CASE("crossbar: unloaded request and reply latency is 1 + latency cycles ea
   REQUIRE(b.cycle(rec.accepted) == sent);
   const uint64_t at_mem = b.cycle(b.mems[0]->arrivals()[0].time);
   REQUIRE(at_mem - sent == 1 + cfg.latency);
-  // Target: END_REQ at its next edge, BEGIN_RESP `latency` later; reply crosses the same way.
+  // Target: END_REQ at its next edge, BEGIN_RESP `latency` later; the reply crosses the
+  // same way, and its 136 B (5 flits of 32 B) reach the SM with the last flit, 4 cycles
+  // after the head: the read request (8 B, 1 flit) has no serialization term.
   const uint64_t mem_resp = at_mem + 1 + t.latency;
-  REQUIRE(b.cycle(rec.responded) - mem_resp == 1 + cfg.latency);
+  const uint64_t reply_serialization = b.icnt->flits(8 + 128) - 1;
+  REQUIRE(reply_serialization == 4);
+  REQUIRE(b.cycle(rec.responded) - mem_resp == 1 + cfg.latency + reply_serialization);
   REQUIRE(b.stat("icnt.requests") == 1);
   REQUIRE(b.stat("icnt.request_flits") == 1);  // 8 B header
   REQUIRE(b.stat("icnt.reply_flits") == 5);    // 8 B header + 128 B data over 32 B flits
@@ -125,6 +130,58 @@ TEST_CASE("crossbar: unloaded request and reply latency is 1 + latency cycles ea
   REQUIRE(b.icnt->reply_bytes(*gp) == 136);
   REQUIRE(b.icnt->flits(136) == 5);
   pool.free(gp);
+}
+
+TEST_CASE("crossbar: a 5-flit reply arrives 4 cycles after a 1-flit reply on an idle crossbar", "[crossbar]") {
+  // Two SMs read from two partitions in the same cycle: 128 B (8 + 128 = 136 B = 5 flits
+  // back) and 24 B (8 + 24 = 32 B = 1 flit back). Requests (8 B) and target latencies are
+  // equal, so the replies leave the partitions in the same cycle on separate outputs.
+  InterconnectConfig cfg = small_config(2, 2);
+  tb::TargetOptions t;
+  t.latency = 10;
+  CrossbarBench b(cfg, {{{0x0, false, 128, 0}}, {{0x100, false, 24, 0}}}, {}, t);  // 0x0 -> partition 0, 0x100 -> 1
+  b.run();
+  const auto& big = b.sms[0]->records()[0];
+  const auto& small = b.sms[1]->records()[0];
+  REQUIRE(b.icnt->flits(b.icnt->reply_bytes(*b.mems[0]->arrivals()[0].gp)) == 5);
+  REQUIRE(b.icnt->flits(b.icnt->reply_bytes(*b.mems[1]->arrivals()[0].gp)) == 1);
+  const uint64_t sent = b.cycle(big.sent);
+  REQUIRE(b.cycle(small.sent) == sent);
+  REQUIRE(b.cycle(b.mems[0]->arrivals()[0].time) - sent == 1 + cfg.latency);
+  REQUIRE(b.cycle(b.mems[1]->arrivals()[0].time) - sent == 1 + cfg.latency);
+  const uint64_t mem_resp = sent + 1 + cfg.latency + 1 + t.latency;
+  REQUIRE(b.cycle(small.responded) - mem_resp == 1 + cfg.latency);
+  REQUIRE(b.cycle(big.responded) - mem_resp == 1 + cfg.latency + 4);
+  REQUIRE(b.stat("icnt.reply_flits") == 6);
+}
+
+TEST_CASE("crossbar: multi-flit replies stream back to back, one every `flits` cycles, each with its last flit",
+          "[crossbar]") {
+  // Four 128 B reads to one partition, all outstanding: their 5-flit replies share one
+  // output link. The first is delivered 4 cycles after its head; each next one 5 cycles
+  // after the previous (the link is busy 5 cycles per packet, unchanged by delivering with
+  // the last flit: the next head follows the previous tail).
+  InterconnectConfig cfg = small_config(1, 1);
+  tb::TargetOptions t;
+  t.latency = 1;
+  std::vector<tb::ScriptedRequest> s;
+  for (uint64_t k = 0; k < 4; ++k) s.push_back({k * 0x80, false, 128, 0});
+  CrossbarBench b(cfg, {s}, {4, 0, 0.0, 1, 128}, t);
+  b.run();
+  const auto& r = b.sms[0]->records();
+  const auto& a = b.mems[0]->arrivals();
+  REQUIRE(a.size() == 4);
+  // Requests are 1 flit; the target's END_REQ comes at its next edge and is honoured from
+  // the edge after, so one request every 2 cycles: the replies are ready faster than the
+  // link carries them (5 cycles each).
+  for (std::size_t k = 1; k < 4; ++k) REQUIRE(b.cycle(a[k].time) - b.cycle(a[k - 1].time) == 2);
+  const uint64_t first_resp = b.cycle(a[0].time) + 1 + t.latency;
+  REQUIRE(b.cycle(r[0].responded) - first_resp == 1 + cfg.latency + 4);
+  for (std::size_t k = 1; k < 4; ++k) {
+    INFO("reply " << k);
+    REQUIRE(b.cycle(r[k].responded) - b.cycle(r[k - 1].responded) == 5);
+  }
+  REQUIRE(b.stat("icnt.reply_flits") == 20);
 }
 
 TEST_CASE("crossbar: a request from a faster SM clock is taken at the first interconnect edge after it",
@@ -169,6 +226,8 @@ TEST_CASE("crossbar: fixed_latency topology delivers after exactly `latency` cyc
     const auto& rec = b.sms[i]->records()[0];
     const uint64_t at_mem = b.cycle(b.mems[i]->arrivals()[0].time);  // 0x0 -> partition 0, 0x100 -> 1
     REQUIRE(at_mem - b.cycle(rec.sent) == 1 + cfg.latency);
+    // The 5-flit read reply is delivered whole after `latency` (GPGPU-Sim's fixed-latency
+    // mode): no serialization term, unlike the crossbar.
     REQUIRE(b.cycle(rec.responded) - (at_mem + 1 + t.latency) == 1 + cfg.latency);
   }
   REQUIRE(b.icnt->process().activations() < 20);  // not ~800: it sleeps through the latency
@@ -182,10 +241,30 @@ TEST_CASE("crossbar: a packet occupies its output link for ceil(bytes / channel_
   b.run();
   const auto& a = b.mems[0]->arrivals();
   REQUIRE(a.size() == 3);
+  // Each is delivered with its last flit: 4 cycles of serialization after 1 + latency.
+  REQUIRE(b.cycle(a[0].time) - b.cycle(b.sms[0]->records()[0].sent) == 1 + cfg.latency + 4);
   REQUIRE(b.cycle(a[1].time) - b.cycle(a[0].time) == 5);
   REQUIRE(b.cycle(a[2].time) - b.cycle(a[1].time) == 5);
   REQUIRE(b.stat("icnt.request_flits") == 15);
   REQUIRE(b.stat("icnt.reply_flits") == 3);  // write replies carry only the header
+}
+
+TEST_CASE("crossbar: a multi-flit packet crosses its link while the target still holds the previous one",
+          "[crossbar]") {
+  // Three 5-flit writes to a partition that returns no END_REQ before cycle 200. The first
+  // is delivered with its last flit; the second's flits cross meanwhile (the link is free),
+  // so it is delivered at the edge after the END_REQ (201), not 4 cycles later; the third's
+  // head follows at 201 and its last flit at 205.
+  InterconnectConfig cfg = small_config(1, 1);
+  tb::TargetOptions t;
+  t.block_until = 200;
+  CrossbarBench b(cfg, {{{0x0, true, 128, 0}, {0x80, true, 128, 0}, {0x100, true, 128, 0}}}, {3, 0, 0.0, 1, 128}, t);
+  b.run();
+  const auto& a = b.mems[0]->arrivals();
+  REQUIRE(a.size() == 3);
+  REQUIRE(b.cycle(a[0].time) - b.cycle(b.sms[0]->records()[0].sent) == 1 + cfg.latency + 4);
+  REQUIRE(b.cycle(a[1].time) == t.block_until + 1);
+  REQUIRE(b.cycle(a[2].time) == t.block_until + 1 + 4);
 }
 
 TEST_CASE("crossbar: round-robin arbitration interleaves competing SMs fairly", "[crossbar]") {
