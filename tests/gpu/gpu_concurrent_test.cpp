@@ -9,6 +9,7 @@
 #include "gpu/timing_backend.h"
 #include "platforms/fermi/fermi_platform.h"
 #include "runtime/runtime.h"
+#include "vecadd_launch.h"
 
 using namespace gputlm;
 
@@ -45,13 +46,7 @@ TEST_CASE("gpu_top runs concurrent kernels on disjoint SM sets with correct resu
   g.cta_scheduler().add_listener(log);
   const isa::LoadedModule& lm = rt.module(m);
   auto params = [&](runtime::DevicePtr c) {
-    isa::LaunchParams p = isa::make_launch(lm, "vecadd", {16, 1, 1}, {128, 1, 1});
-    const int32_t nn = n;
-    const uint64_t pa = da.addr, pb = db.addr, pc = c.addr;
-    isa::set_kernel_param(p, lm, 0, &nn, 4);
-    isa::set_kernel_param(p, lm, 1, &pa, 8);
-    isa::set_kernel_param(p, lm, 2, &pb, 8);
-    isa::set_kernel_param(p, lm, 3, &pc, 8);
+    const isa::LaunchParams p = gpu_test::vecadd_launch(lm, {16, 1, 1}, {128, 1, 1}, n, da.addr, db.addr, c.addr);
     return p;
   };
   gpu::Gpu::LaunchOptions o0, o1, o2;

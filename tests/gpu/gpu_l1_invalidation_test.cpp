@@ -12,6 +12,7 @@
 #include "gpu/timing_backend.h"
 #include "platforms/fermi/fermi_platform.h"
 #include "runtime/runtime.h"
+#include "vecadd_launch.h"
 
 using namespace gputlm;
 
@@ -50,13 +51,7 @@ std::vector<L1dCounts> run_twice(const std::string& policy, const std::string& c
   rt.memcpy_to_device(da, a.data(), n * 4);
   rt.memcpy_to_device(db, b.data(), n * 4);
   const isa::LoadedModule& lm = rt.module(m);
-  isa::LaunchParams p = isa::make_launch(lm, "vecadd", {2, 1, 1}, {128, 1, 1});
-  const int32_t nn = n;
-  const uint64_t pa = da.addr, pb = db.addr, pc = dc.addr;
-  isa::set_kernel_param(p, lm, 0, &nn, 4);
-  isa::set_kernel_param(p, lm, 1, &pa, 8);
-  isa::set_kernel_param(p, lm, 2, &pb, 8);
-  isa::set_kernel_param(p, lm, 3, &pc, 8);
+  const isa::LaunchParams p = gpu_test::vecadd_launch(lm, {2, 1, 1}, {128, 1, 1}, n, da.addr, db.addr, dc.addr);
   gpu::Gpu::LaunchOptions o;
   o.dispatch = {0, {0}};  // both on SM 0, stream 0
   const uint32_t k0 = g.launch(lm, p, o);

@@ -8,6 +8,7 @@
 #include "gpu/timing_backend.h"
 #include "platforms/fermi/fermi_platform.h"
 #include "runtime/runtime.h"
+#include "vecadd_launch.h"
 
 using namespace gputlm;
 
@@ -33,13 +34,7 @@ TEST_CASE("gpu_top SM max_resident_ctas equals the peak CTAs resident on the SM"
   rt.memset(da, 0, n * 4);
   rt.memset(db, 0, n * 4);
   const isa::LoadedModule& lm = rt.module(m);
-  isa::LaunchParams p = isa::make_launch(lm, "vecadd", {24, 1, 1}, {192, 1, 1});
-  const int32_t nn = n;
-  const uint64_t pa = da.addr, pb = db.addr, pc = dc.addr;
-  isa::set_kernel_param(p, lm, 0, &nn, 4);
-  isa::set_kernel_param(p, lm, 1, &pa, 8);
-  isa::set_kernel_param(p, lm, 2, &pb, 8);
-  isa::set_kernel_param(p, lm, 3, &pc, 8);
+  const isa::LaunchParams p = gpu_test::vecadd_launch(lm, {24, 1, 1}, {192, 1, 1}, n, da.addr, db.addr, dc.addr);
   gpu::Gpu::LaunchOptions o;
   o.dispatch = {0, {0}};  // every CTA on SM 0
   o.registers_per_thread = 22;  // 24 after rounding to a multiple of 4: 192 x 24 = 4608 registers per CTA
