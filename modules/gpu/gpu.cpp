@@ -68,6 +68,7 @@ uint32_t Gpu::launch(const isa::LoadedModule& module, const isa::LaunchParams& p
   r.id = id;
   r.kernel = k.instance.name;
   r.label = options.label;
+  r.stream = options.dispatch.stream;
   r.grid = params.grid;
   r.block = params.block;
   r.registers_per_thread = regs;

@@ -58,6 +58,7 @@ struct KernelRun {
   uint32_t id = 0;
   std::string kernel;  // mangled name
   std::string label;
+  uint32_t stream = 0;  // KernelLaunchOptions::stream it was launched on
   isa::Dim3 grid, block;
   uint32_t registers_per_thread = 0;
   sm::CtaDemand demand;

@@ -58,6 +58,7 @@ Outcome run_spec(const std::string& spec_path, const std::vector<std::string>& o
     out.runs.push_back(timing.kernel_runs()[k]);
     out.sets.push_back(timing.gpu().cta_scheduler().record(k).sm_set);
     out.streams.push_back(rep.launches.at(k).stream);
+    CHECK(timing.kernel_runs()[k].stream == rep.launches.at(k).stream);  // the GPU's record agrees
   }
   out.used = log.sms;
   return out;

@@ -50,25 +50,6 @@ class SynchronizeTimer : public runtime::ExecutionBackend {
   double seconds_ = 0;
 };
 
-// The stream of every kernel run, from the spec runner's launch results. Both lists are
-// in launch order (kernel ids count launches; the backend returns results in submission
-// order), which the labels confirm.
-std::vector<uint32_t> streams_of(const std::deque<gpu::KernelRun>& runs, const runtime::SpecReport& rep) {
-  if (runs.size() != rep.launches.size())
-    throw std::runtime_error("timing run: the GPU ran " + std::to_string(runs.size()) + " kernels but the spec runner reports " +
-                             std::to_string(rep.launches.size()) + " launches");
-  std::vector<uint32_t> streams;
-  streams.reserve(runs.size());
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    if (runs[i].label != rep.launches[i].label || runs[i].kernel != rep.launches[i].kernel)
-      throw std::runtime_error("timing run: kernel " + std::to_string(i) + " is " + runs[i].label + " (" + runs[i].kernel +
-                               ") but launch result " + std::to_string(i) + " is " + rep.launches[i].label + " (" +
-                               rep.launches[i].kernel + ")");
-    streams.push_back(rep.launches[i].stream);
-  }
-  return streams;
-}
-
 // "[=====>    ] 412/1024 CTAs  cycle 123456" on stderr, rewritten in place.
 class ProgressBar {
  public:
@@ -149,7 +130,6 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
   nlohmann::json host;
   host["launches"] = nlohmann::json::array();
   const std::deque<gpu::KernelRun>& runs = timing.kernel_runs();
-  const std::vector<uint32_t> streams = streams_of(runs, rep);
   std::vector<gpu::LaunchInterval> intervals;
   uint64_t launch_cycles = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -158,7 +138,7 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
     nlohmann::json e;
     e["label"] = k.label;
     e["kernel"] = k.kernel;
-    e["stream"] = streams[i];
+    e["stream"] = k.stream;
     e["grid"] = {k.grid.x, k.grid.y, k.grid.z};
     e["block"] = {k.block.x, k.block.y, k.block.z};
     e["registers_per_thread"] = k.registers_per_thread;
@@ -207,7 +187,7 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
     for (std::size_t i = 0; i < runs.size(); ++i) {
       const gpu::KernelRun& k = runs[i];
       const double ipc = k.cycles ? static_cast<double>(k.thread_instructions) / static_cast<double>(k.cycles) : 0;
-      std::printf("  %-14s %6u %-24s %10llu %10llu %10llu %8.2f %14llu %12llu\n", k.label.c_str(), streams[i],
+      std::printf("  %-14s %6u %-24s %10llu %10llu %10llu %8.2f %14llu %12llu\n", k.label.c_str(), k.stream,
                   short_name(k.kernel).c_str(), static_cast<unsigned long long>(k.start_cycle),
                   static_cast<unsigned long long>(k.end_cycle), static_cast<unsigned long long>(k.cycles), ipc,
                   static_cast<unsigned long long>(k.warp_instructions), static_cast<unsigned long long>(k.last_cta_time));
