@@ -31,12 +31,13 @@ class RouteTable {
   }
 
   // Removes the entry and returns its value; a missing entry is a protocol error of
-  // the caller (a response for a request that never passed here).
-  uint32_t take(const tlm::tlm_generic_payload* gp, const std::string& who) {
+  // the caller (a response for a request that never passed here). `who` (the block's
+  // name) is a C string so that the hot path builds no std::string.
+  uint32_t take(const tlm::tlm_generic_payload* gp, const char* who) {
     std::size_t i = home(gp);
     while (slots_[i].key != gp) {
       if (slots_[i].key == nullptr)
-        throw std::runtime_error(who + ": response for a transaction that did not pass through it");
+        throw std::runtime_error(std::string(who) + ": response for a transaction that did not pass through it");
       i = (i + 1) & mask_;
     }
     const uint32_t value = slots_[i].value;
@@ -45,10 +46,10 @@ class RouteTable {
   }
 
   // The value of an entry that must exist.
-  uint32_t at(const tlm::tlm_generic_payload* gp, const std::string& who) const {
+  uint32_t at(const tlm::tlm_generic_payload* gp, const char* who) const {
     for (std::size_t i = home(gp); slots_[i].key != nullptr; i = (i + 1) & mask_)
       if (slots_[i].key == gp) return slots_[i].value;
-    throw std::runtime_error(who + ": unknown transaction");
+    throw std::runtime_error(std::string(who) + ": unknown transaction");
   }
 
   bool contains(const tlm::tlm_generic_payload* gp) const {

@@ -13,6 +13,7 @@
 #include "mem/interconnect/interconnect.h"
 #include "mem/l2/l2_partition.h"
 #include "mem/l2/memory_system.h"
+#include "allocation_counter.h"
 #include "scripted_initiator.h"
 
 using namespace gputlm;
@@ -524,4 +525,61 @@ TEST_CASE("l2: the L2 to DRAM queue takes a miss every cycle", "[l2]") {
   REQUIRE(b.stat("l2p.bank.load_primary_misses") == 8);
   REQUIRE(b.stat("l2p.dram_queues.requests") == 8);
   REQUIRE(b.stat("l2p.dram_queues.request_input_full") == 0);
+}
+
+TEST_CASE("l2: steady-state traffic through the crossbar, ROP, bank, queues and DRAM allocates only to grow its pools",
+          "[l2]") {
+  // No protocol or DRAM timing checkers here: they keep maps per transaction (test-only
+  // cost). The payload pools grow to the most transactions ever in flight (write-backs in
+  // flight downstream have no local bound), so allocations may happen at a new peak but
+  // never per transaction: over two equal windows they are a small fraction of the
+  // transactions and do not grow.
+  ClockDomain core = ClockDomain::from_mhz("icnt", 700.0);
+  ClockDomain dramclk = ClockDomain::from_mhz("dram", 924.0);
+  stats::Group root("tb");
+  InterconnectConfig ic;
+  ic.sm_ports = 3;
+  ic.mem_ports = 2;
+  Interconnect icnt("icnt", ic, core, root);
+  L2PartitionConfig pc;
+  pc.bank.sets = 16;  // small: misses, evictions and write-backs all keep happening
+  pc.rop_latency = 20;
+  pc.rop_queue = 32;
+  std::vector<std::unique_ptr<L2Partition>> parts;
+  for (uint32_t p = 0; p < 2; ++p) {
+    parts.push_back(std::make_unique<L2Partition>(("l2p" + std::to_string(p)).c_str(), pc, core, dramclk, root,
+                                                  &icnt.partition_map()));
+    icnt.mem_side.bind(parts[p]->in);
+  }
+  uint64_t seed = 21;
+  std::vector<std::unique_ptr<tb::ScriptedInitiator>> sms;
+  for (uint32_t i = 0; i < 3; ++i) {
+    std::vector<tb::ScriptedRequest> s;
+    for (std::size_t k = 0; k < 24000; ++k)
+      s.push_back({(splitmix(seed) % 2048) * 128, splitmix(seed) % 4 == 0, 128, k * 2});
+    tb::InitiatorOptions o;
+    o.max_outstanding = 16;
+    o.seed = 30 + i;
+    o.sm = static_cast<int32_t>(i);
+    sms.push_back(std::make_unique<tb::ScriptedInitiator>(("sm" + std::to_string(i)).c_str(), core, s, o));
+    sms[i]->out.bind(icnt.sm_side);
+  }
+  auto responses = [&] {
+    std::size_t n = 0;
+    for (const auto& s : sms) n += s->responses();
+    return n;
+  };
+  sc_core::sc_start(core.period() * 8000);  // warm-up
+  const std::size_t a0 = tb::allocations(), r0 = responses();
+  sc_core::sc_start(core.period() * 8000);
+  const std::size_t a1 = tb::allocations(), r1 = responses();
+  sc_core::sc_start(core.period() * 8000);
+  const std::size_t a2 = tb::allocations(), r2 = responses();
+  REQUIRE_FALSE(sms[0]->done());  // still in steady state
+  REQUIRE(r1 - r0 > 2000);
+  REQUIRE(r2 - r1 > 2000);
+  INFO("allocations " << (a1 - a0) << " then " << (a2 - a1) << " for " << (r1 - r0) << " then " << (r2 - r1)
+                      << " transactions");
+  CHECK((a1 - a0) * 50 < r1 - r0);
+  CHECK(a2 - a1 <= a1 - a0);
 }
