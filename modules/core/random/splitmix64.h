@@ -13,7 +13,11 @@ class SplitMix64 {
  public:
   explicit SplitMix64(uint64_t seed) : state_(seed) {}
 
-  uint64_t next() { return mix(state_ += 0x9e3779b97f4a7c15ull); }
+  static constexpr uint64_t kGamma = 0x9e3779b97f4a7c15ull;
+
+  uint64_t next() { return step(state_); }
+  // One step on a caller-held state (testbenches keep the state in their own objects).
+  static uint64_t step(uint64_t& state) { return mix(state += kGamma); }
   // The SplitMix64 output function (a bijective 64-bit hash).
   static uint64_t mix(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;

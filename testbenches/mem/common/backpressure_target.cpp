@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/random/splitmix64.h"
 #include "core/tlm/mem_extension.h"
 
 namespace gputlm::tb {
@@ -20,12 +21,7 @@ BackpressureTarget::BackpressureTarget(sc_core::sc_module_name name, const Clock
   arrivals_.reserve(1 << 16);  // no allocation while a test runs (allocation tests)
 }
 
-uint64_t BackpressureTarget::random() {
-  uint64_t z = (rng_ += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+uint64_t BackpressureTarget::random() { return SplitMix64::step(rng_); }
 
 tlm::tlm_sync_enum BackpressureTarget::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                                        sc_core::sc_time&) {

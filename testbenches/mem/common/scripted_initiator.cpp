@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/random/splitmix64.h"
+
 namespace gputlm::tb {
 
 ScriptedInitiator::ScriptedInitiator(sc_core::sc_module_name name, const ClockDomain& domain,
@@ -21,12 +23,7 @@ ScriptedInitiator::ScriptedInitiator(sc_core::sc_module_name name, const ClockDo
   sequence_.reserve(script_.size());  // no allocation while the test runs (allocation tests)
 }
 
-uint64_t ScriptedInitiator::random() {
-  uint64_t z = (rng_ += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+uint64_t ScriptedInitiator::random() { return SplitMix64::step(rng_); }
 
 tlm::tlm_sync_enum ScriptedInitiator::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                                       sc_core::sc_time&) {

@@ -11,6 +11,7 @@
 #include <memory>
 #include <systemc>
 
+#include "core/random/splitmix64.h"
 #include "backpressure_target.h"
 #include "core/config/config_source.h"
 #include "core/stats/stats.h"
@@ -83,12 +84,7 @@ InterconnectConfig small_config(uint32_t sms, uint32_t mems) {
   return c;
 }
 
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+uint64_t splitmix(uint64_t& s) { return SplitMix64::step(s); }
 
 }  // namespace
 

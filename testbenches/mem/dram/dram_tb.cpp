@@ -6,6 +6,7 @@
 #include <memory>
 #include <systemc>
 
+#include "core/random/splitmix64.h"
 #include "core/config/config_source.h"
 #include "core/stats/stats.h"
 #include "core/tlm/protocol_checker.h"
@@ -54,12 +55,7 @@ uint64_t addr(const DramConfig& cfg, uint32_t bank, uint64_t row, uint64_t line 
   return DramAddressMapping(cfg.address_mapping, "dram.address_mapping").encode(DramCoordinates{bank, row, line * 4});
 }
 
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+uint64_t splitmix(uint64_t& s) { return SplitMix64::step(s); }
 
 }  // namespace
 

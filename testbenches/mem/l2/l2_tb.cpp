@@ -7,6 +7,7 @@
 #include <memory>
 #include <systemc>
 
+#include "core/random/splitmix64.h"
 #include "core/config/config_source.h"
 #include "core/stats/stats.h"
 #include "core/tlm/protocol_checker.h"
@@ -27,12 +28,7 @@ L2PartitionConfig checked_config() {
   return c;
 }
 
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+uint64_t splitmix(uint64_t& s) { return SplitMix64::step(s); }
 
 // Golden model: a write-back, write-allocate, LRU set-associative cache with a linear
 // set index, one access at a time. Counts the blocks fetched from and written to DRAM.
