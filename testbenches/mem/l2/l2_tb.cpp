@@ -7,14 +7,15 @@
 #include <memory>
 #include <systemc>
 
-#include "core/random/splitmix64.h"
+#include "allocation_counter.h"
 #include "core/config/config_source.h"
+#include "core/random/splitmix64.h"
 #include "core/stats/stats.h"
 #include "core/tlm/protocol_checker.h"
+#include "documented_parameters.h"
 #include "mem/interconnect/interconnect.h"
 #include "mem/l2/l2_partition.h"
 #include "mem/l2/memory_system.h"
-#include "allocation_counter.h"
 #include "scripted_initiator.h"
 
 using namespace gputlm;
@@ -391,14 +392,7 @@ TEST_CASE("l2: results do not depend on the order SystemC runs processes in", "[
 }
 
 TEST_CASE("l2: every parameter is listed with a type, a default and a description", "[l2]") {
-  const auto params = config::list(MemorySystemConfig{});
-  REQUIRE(!params.empty());
-  for (const auto& p : params) {
-    INFO(p.path);
-    REQUIRE(!p.type.empty());
-    REQUIRE(!p.default_value.empty());
-    REQUIRE(p.description.size() > 10);
-  }
+  tb::require_documented_parameters(MemorySystemConfig{});
 }
 
 TEST_CASE("l2: the ROP stage delays every request by rop_latency cycles before the bank", "[l2]") {
