@@ -51,12 +51,12 @@ tlm::tlm_sync_enum MemPortArbiter::upstream_fw(int port, tlm::tlm_generic_payloa
     gp.acquire();
     routes_.emplace_back(&gp, p);
     process_->wake();
-    if (!has_room(p) || withheld_[p]) {
+    if (!queues_[p].can_accept(domain_.now()) || withheld_[p]) {
       withheld_[p] = &gp;
       withheld_cycle_[p] = domain_.now();
       return tlm::TLM_ACCEPTED;
     }
-    queues_[p].push(&gp, domain_.now() + 1);
+    queues_[p].push(&gp, domain_.now());
     ph = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
@@ -100,11 +100,6 @@ tlm::tlm_sync_enum MemPortArbiter::downstream_bw(tlm::tlm_generic_payload& gp, t
   return r;
 }
 
-bool MemPortArbiter::has_room(uint32_t p) const {
-  const std::size_t forwarded_now = forwarded_cycle_ == domain_.now() && forwarded_port_ == p ? 1 : 0;
-  return queues_[p].free_slots() > forwarded_now;
-}
-
 bool MemPortArbiter::tick(uint64_t cycle) {
   const uint32_t n = static_cast<uint32_t>(queues_.size());
   if (blocked_from_ < cycle) busy_cycles_.add(cycle - blocked_from_);  // slept blocked until now
@@ -112,10 +107,10 @@ bool MemPortArbiter::tick(uint64_t cycle) {
   // Ports whose END_REQ was withheld in an earlier cycle get it once their queue has room
   // (arrival now; this tick has not forwarded yet).
   for (uint32_t p = 0; p < n; ++p) {
-    if (withheld_[p] && withheld_cycle_[p] < cycle && !queues_[p].full()) {
+    if (withheld_[p] && withheld_cycle_[p] < cycle && queues_[p].can_accept(cycle)) {
       tlm::tlm_generic_payload* gp = withheld_[p];
       withheld_[p] = nullptr;
-      queues_[p].push(gp, cycle + 1);
+      queues_[p].push(gp, cycle);
       send_end_req(p, *gp);
     }
   }
@@ -123,23 +118,24 @@ bool MemPortArbiter::tick(uint64_t cycle) {
   for (uint32_t p = 0; p < n; ++p) waiting = waiting || !queues_[p].empty() || withheld_[p];
   if (!waiting) return false;
   if (in_progress_ || cycle < downstream_free_from_) {
-    uint64_t first_ready = ~uint64_t{0};
-    for (uint32_t p = 0; p < n; ++p)
-      if (!queues_[p].empty()) first_ready = std::min(first_ready, queues_[p].head_ready_cycle());
-    if (first_ready <= cycle) ++busy_cycles_;
+    bool ready = false, queued = false;
+    for (uint32_t p = 0; p < n; ++p) {
+      ready = ready || queues_[p].ready(cycle);
+      queued = queued || !queues_[p].empty();
+    }
+    if (ready) ++busy_cycles_;
     if (!in_progress_) return true;
-    // Asleep until END_REQ (whose arrival wakes us) or another request: the cycles from
-    // the first ready one up to the next tick are blocked too.
-    blocked_from_ = std::max(first_ready, cycle + 1);
+    // Asleep until END_REQ (whose arrival wakes us) or another request. Every queued
+    // request is ready by the next cycle, so the cycles from then up to the next tick are
+    // blocked too.
+    if (queued) blocked_from_ = cycle + 1;
     return false;
   }
   for (uint32_t k = 0; k < n; ++k) {
     const uint32_t p = (next_port_ + k) % n;
     if (!queues_[p].ready(cycle)) continue;
     tlm::tlm_generic_payload* gp = queues_[p].front();
-    queues_[p].pop();
-    forwarded_cycle_ = cycle;
-    forwarded_port_ = p;
+    queues_[p].pop(cycle);
     next_port_ = (p + 1) % n;
     ++forwarded_;
     in_progress_ = gp;

@@ -25,7 +25,7 @@
 
 #include "core/clock/clock_domain.h"
 #include "core/clock/clocked_process.h"
-#include "core/clock/cycle_queue.h"
+#include "core/clock/input_buffer.h"
 #include "core/stats/stats.h"
 
 namespace gputlm::sm {
@@ -49,17 +49,14 @@ class MemPortArbiter : public sc_core::sc_module {
   bool tick(uint64_t cycle);
   int route_of(const tlm::tlm_generic_payload& gp) const;
   void send_end_req(uint32_t port, tlm::tlm_generic_payload& gp);
-  // Room in port p's queue for a request arriving now (the slot of a request forwarded
-  // in this very cycle is not free before the next one).
-  bool has_room(uint32_t p) const;
 
   uint32_t queue_per_port_;
   const ClockDomain& domain_;
-  std::vector<CycleQueue<tlm::tlm_generic_payload*>> queues_;  // per port, ready from arrival + 1
+  // Per port: a request arriving in cycle N is forwardable from N+1, a slot freed by a
+  // forward in cycle N takes a new request from N+1 (InputBuffer).
+  std::vector<InputBuffer<tlm::tlm_generic_payload*>> queues_;
   std::vector<tlm::tlm_generic_payload*> withheld_;            // per port: END_REQ withheld (queue full)
   std::vector<uint64_t> withheld_cycle_;                       // per port: when it was withheld
-  uint64_t forwarded_cycle_ = ~uint64_t{0};                    // cycle and port of the last forward
-  uint32_t forwarded_port_ = 0;
   // While asleep waiting for END_REQ with requests queued: the first cycle a queued
   // request is ready, so the next tick counts the blocked cycles it slept through.
   uint64_t blocked_from_ = ~uint64_t{0};
