@@ -214,7 +214,6 @@ void FetchUnit::scan_warps() {
     empty_mask_ = empty ? empty_mask_ | bit : empty_mask_ & ~bit;
     eligible_mask_ = eligible(w) ? eligible_mask_ | bit : eligible_mask_ & ~bit;
   }
-  empty_ibuffers_ = static_cast<uint32_t>(__builtin_popcountll(empty_mask_));
   if (live_mask_ != live_before) {
     live_.clear();
     for (uint64_t m = live_mask_; m != 0; m &= m - 1) live_.push_back(static_cast<uint32_t>(__builtin_ctzll(m)));
@@ -223,12 +222,12 @@ void FetchUnit::scan_warps() {
 
 void FetchUnit::account_skipped(uint64_t cycles) {
   // The table has not changed since the end of the last tick (end_of_cycle()).
-  ibuffer_empty_warp_cycles_.add(uint64_t{empty_ibuffers_} * cycles);
+  ibuffer_empty_warp_cycles_.add(empty_ibuffers() * cycles);
 }
 
 bool FetchUnit::tick_fetch(uint64_t cycle) {
   scan_warps();
-  ibuffer_empty_warp_cycles_.add(empty_ibuffers_);
+  ibuffer_empty_warp_cycles_.add(empty_ibuffers());
   if (waiting_end_req_) return false;  // END_REQ will wake us
   if (outstanding_ + 1 > responses_.capacity()) return false;
   if (eligible_mask_ == 0 && !prefetcher_->may_prefetch()) return false;

@@ -71,6 +71,7 @@ class FetchUnit : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t);
   bool eligible(uint32_t w) const;
   void scan_warps();  // refreshes the per-warp masks and live_ for the warps that changed
+  uint64_t empty_ibuffers() const { return static_cast<uint64_t>(__builtin_popcountll(empty_mask_)); }
   // Sends a fetch for warp w; returns false if the L1I refused it.
   bool send_fetch(uint32_t w, uint64_t cycle);
   bool send_prefetch(uint64_t cycle);
@@ -93,7 +94,6 @@ class FetchUnit : public sc_core::sc_module {
   // Per warp slot (bit w), kept up to date from the warps the table reports touched: live,
   // live and ready with an empty I-buffer, able to fetch.
   uint64_t live_mask_ = 0, empty_mask_ = 0, eligible_mask_ = 0;
-  uint32_t empty_ibuffers_ = 0;  // popcount of empty_mask_
 
   stats::Counter fetches_, fetched_instructions_, reservation_fails_, stale_fetches_, prefetches_,
       ibuffer_empty_warp_cycles_;
