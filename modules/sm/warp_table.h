@@ -82,9 +82,9 @@ class WarpTable {
   // own mutators bump it; code that changes a slot through operator[] calls touch(w), or
   // touch_all() when a change reaches warps of several schedulers (a barrier release, a
   // new CTA). A stage that found nothing to do at version v finds nothing again while it
-  // stays v, so it may repeat its last result instead of re-deciding (WarpScheduler,
-  // FetchUnit). group_version(g) changes only with warps w where w mod groups == g (a
-  // scheduler's own warps); version() with every change.
+  // stays v, so it may repeat its last result instead of re-deciding (the completion scan
+  // uses version(), each WarpScheduler group_version(g), which changes only with warps w
+  // where w mod groups == g; the fetch stage re-derives just the warps touched).
   void set_version_groups(uint32_t groups) { group_versions_.assign(groups == 0 ? 1 : groups, 0); }
   uint64_t version() const { return version_; }
   uint64_t group_version(uint32_t g) const { return group_versions_[g]; }
