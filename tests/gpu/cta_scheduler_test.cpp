@@ -11,6 +11,7 @@
 #include "gpu/cta_scheduler/cta_scheduler.h"
 
 using namespace gputlm;
+using gputlm::test::FakeGpu;
 using gputlm::test::FakeLaunch;
 using gputlm::test::FakeSm;
 using gputlm::test::FakeSmLimits;
@@ -29,32 +30,9 @@ sm::KernelInstance make_kernel(uint32_t id, uint32_t threads, uint32_t regs_per_
   return k;
 }
 
-struct Bench {
-  ClockDomain core = ClockDomain::from_mhz("core", 700);
-  stats::Group root{"gpu"};
-  std::vector<FakeLaunch> log;
-  std::unique_ptr<gpu::CtaScheduler> sched;
-  std::vector<std::unique_ptr<FakeSm>> sms;
-
-  Bench(uint32_t n, FakeSmLimits limits, FakeSm::Duration d, gpu::CtaSchedulerConfig cfg = {}) {
-    sched = std::make_unique<gpu::CtaScheduler>("cta_scheduler", cfg, core, root);
-    for (uint32_t i = 0; i < n; ++i) {
-      sms.push_back(std::make_unique<FakeSm>(("sm" + std::to_string(i)).c_str(), i, core, limits, d, log));
-      sched->add_sm(*sms.back());
-    }
-  }
-  void run() { sc_core::sc_start(); }
-  std::vector<FakeLaunch> launches_of(uint32_t kernel) const {
-    std::vector<FakeLaunch> out;
-    for (const auto& l : log)
-      if (l.kernel == kernel) out.push_back(l);
-    return out;
-  }
-};
-
 // Peak CTAs resident on one SM for a kernel of `k`'s demand, with plenty of CTAs.
 uint32_t occupancy(sm::KernelInstance k, FakeSmLimits limits) {
-  Bench b(1, limits, [](uint32_t, uint64_t) { return 100; });
+  FakeGpu b(1, limits, [](uint32_t, uint64_t) { return 100; });
   b.sched->submit(k, 64);
   b.run();
   REQUIRE(b.sched->completed(k.id));
@@ -64,7 +42,7 @@ uint32_t occupancy(sm::KernelInstance k, FakeSmLimits limits) {
 }  // namespace
 
 TEST_CASE("cta_scheduler assigns one CTA per cycle round robin over SMs", "[gpu][cta_scheduler]") {
-  Bench b(4, FakeSmLimits{}, [](uint32_t, uint64_t) { return 1000; });
+  FakeGpu b(4, FakeSmLimits{}, [](uint32_t, uint64_t) { return 1000; });
   sm::KernelInstance k = make_kernel(0, 256);
   b.sched->submit(k, 10);
   b.run();
@@ -86,7 +64,7 @@ TEST_CASE("cta_scheduler with ctas_per_cycle = SM count fills every SM in one cy
           "[gpu][cta_scheduler]") {
   gpu::CtaSchedulerConfig cfg;
   cfg.ctas_per_cycle = 3;
-  Bench b(3, FakeSmLimits{}, [](uint32_t, uint64_t) { return 50; }, cfg);
+  FakeGpu b(3, FakeSmLimits{}, [](uint32_t, uint64_t) { return 50; }, cfg);
   sm::KernelInstance k = make_kernel(0, 128);
   b.sched->submit(k, 7);
   b.run();
@@ -118,7 +96,7 @@ TEST_CASE("cta_scheduler occupancy limited by shared memory", "[gpu][cta_schedul
 TEST_CASE("cta_scheduler assigns a replacement CTA the cycle after a completion", "[gpu][cta_scheduler]") {
   FakeSmLimits l;
   l.ctas = 1;
-  Bench b(1, l, [](uint32_t, uint64_t) { return 10; });
+  FakeGpu b(1, l, [](uint32_t, uint64_t) { return 10; });
   sm::KernelInstance k = make_kernel(0, 64);
   b.sched->submit(k, 3);
   b.run();
@@ -134,7 +112,7 @@ TEST_CASE("cta_scheduler assigns a replacement CTA the cycle after a completion"
 }
 
 TEST_CASE("cta_scheduler serialises launches of one stream", "[gpu][cta_scheduler]") {
-  Bench b(2, FakeSmLimits{}, [](uint32_t, uint64_t) { return 20; });
+  FakeGpu b(2, FakeSmLimits{}, [](uint32_t, uint64_t) { return 20; });
   sm::KernelInstance a = make_kernel(0, 64), c = make_kernel(1, 64);
   b.sched->submit(a, 4);
   b.sched->submit(c, 2);
@@ -148,7 +126,7 @@ TEST_CASE("cta_scheduler serialises launches of one stream", "[gpu][cta_schedule
 }
 
 TEST_CASE("cta_scheduler runs concurrent kernels on disjoint SM sets", "[gpu][cta_scheduler]") {
-  Bench b(4, FakeSmLimits{}, [](uint32_t k, uint64_t) { return k == 0 ? 40 : 25; });
+  FakeGpu b(4, FakeSmLimits{}, [](uint32_t k, uint64_t) { return k == 0 ? 40 : 25; });
   sm::KernelInstance a = make_kernel(0, 128), c = make_kernel(1, 128);
   b.sched->submit(a, 12, {0, {0, 1}});
   b.sched->submit(c, 12, {1, {2, 3}});
@@ -171,7 +149,7 @@ TEST_CASE("cta_scheduler runs concurrent kernels on disjoint SM sets", "[gpu][ct
 TEST_CASE("cta_scheduler shares SMs between concurrent kernels, oldest kernel first", "[gpu][cta_scheduler]") {
   FakeSmLimits l;
   l.ctas = 2;
-  Bench b(2, l, [](uint32_t, uint64_t) { return 30; });
+  FakeGpu b(2, l, [](uint32_t, uint64_t) { return 30; });
   sm::KernelInstance a = make_kernel(0, 64), c = make_kernel(1, 64);
   b.sched->submit(a, 3, {0, {}});
   b.sched->submit(c, 3, {1, {}});
@@ -199,7 +177,7 @@ TEST_CASE("cta_scheduler reports the last CTA issued, its execution time and the
   // CTA i runs 100 + 10*i cycles; 2 SMs with one slot each.
   FakeSmLimits l;
   l.ctas = 1;
-  Bench b(2, l, [](uint32_t, uint64_t cta) { return 100 + 10 * cta; });
+  FakeGpu b(2, l, [](uint32_t, uint64_t cta) { return 100 + 10 * cta; });
   Probe probe("probe", b.sched->last_cta_issued_event());
   struct Listener : gpu::CtaSchedulerListener {
     std::vector<uint64_t> last_issued, completed;
@@ -229,7 +207,7 @@ TEST_CASE("cta_scheduler reports the last CTA issued, its execution time and the
 TEST_CASE("cta_scheduler sleeps while every SM is full", "[gpu][cta_scheduler]") {
   FakeSmLimits l;
   l.ctas = 1;
-  Bench b(1, l, [](uint32_t, uint64_t) { return 10000; });
+  FakeGpu b(1, l, [](uint32_t, uint64_t) { return 10000; });
   sm::KernelInstance k = make_kernel(0, 64);
   b.sched->submit(k, 2);
   b.run();
@@ -238,7 +216,7 @@ TEST_CASE("cta_scheduler sleeps while every SM is full", "[gpu][cta_scheduler]")
 }
 
 TEST_CASE("cta_scheduler rejects a bad SM set and a duplicate kernel id", "[gpu][cta_scheduler]") {
-  Bench b(2, FakeSmLimits{}, [](uint32_t, uint64_t) { return 1; });
+  FakeGpu b(2, FakeSmLimits{}, [](uint32_t, uint64_t) { return 1; });
   sm::KernelInstance k = make_kernel(0, 64);
   CHECK_THROWS_WITH(b.sched->submit(k, 1, {0, {5}}), Catch::Contains("SM set names SM 5"));
   b.sched->submit(k, 1);

@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <vector>
 
 #include "core/clock/clock_domain.h"
 #include "core/clock/clocked_process.h"
+#include "core/stats/stats.h"
+#include "gpu/cta_scheduler/cta_scheduler.h"
 #include "sm/sm_cta_if.h"
 
 namespace gputlm::test {
@@ -119,6 +122,42 @@ class FakeSm : public sc_core::sc_module, public sm::SmCtaIF {
   uint32_t threads_ = 0, warps_ = 0, registers_ = 0, shared_ = 0, peak_ = 0;
   std::function<void(const sm::CtaCompletion&)> cb_;
   ClockedProcess process_;
+};
+
+// A CTA scheduler driving `n` fake SMs of the given kinds (all "sm" by default), with the
+// log of every CTA launch.
+struct FakeGpu {
+  ClockDomain core = ClockDomain::from_mhz("core", 700);
+  stats::Group root{"gpu"};
+  std::vector<FakeLaunch> log;
+  std::unique_ptr<gpu::CtaScheduler> sched;
+  std::vector<std::unique_ptr<FakeSm>> sms;
+
+  FakeGpu(uint32_t n, FakeSmLimits limits, FakeSm::Duration d, gpu::CtaSchedulerConfig cfg = {},
+          std::vector<std::string> kinds = {}) {
+    sched = std::make_unique<gpu::CtaScheduler>("cta_scheduler", cfg, core, root);
+    for (uint32_t i = 0; i < n; ++i) {
+      sms.push_back(std::make_unique<FakeSm>(("sm" + std::to_string(i)).c_str(), i, core, limits, d, log));
+      sched->add_sm(*sms.back(), kinds.empty() ? "sm" : kinds[i]);
+    }
+  }
+  void run() { sc_core::sc_start(); }
+  std::vector<FakeLaunch> launches_of(uint32_t kernel) const {
+    std::vector<FakeLaunch> out;
+    for (const auto& l : log)
+      if (l.kernel == kernel) out.push_back(l);
+    return out;
+  }
+  // The SMs (ascending, each once) that ran CTAs of `kernel`.
+  std::vector<uint32_t> sms_of(uint32_t kernel) const {
+    std::vector<uint32_t> out;
+    for (const auto& l : log)
+      if (l.kernel == kernel) out.push_back(l.sm);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+  double stat(const char* path) const { return root.find(path)->scalar(stats::View::Total); }
 };
 
 }  // namespace gputlm::test

@@ -13,6 +13,7 @@
 #include "gpu/dispatch/split_steering.h"
 
 using namespace gputlm;
+using gputlm::test::FakeGpu;
 using gputlm::test::FakeLaunch;
 using gputlm::test::FakeSm;
 using gputlm::test::FakeSmLimits;
@@ -50,31 +51,6 @@ std::unique_ptr<gpu::SteeringPolicyIF> by_kind(const std::string& default_kind, 
   c.by_kind.kernels = std::move(rules);
   return gpu::make_steering_policy("by_kind", c);
 }
-
-struct Bench {
-  ClockDomain core = ClockDomain::from_mhz("core", 700);
-  stats::Group root{"gpu"};
-  std::vector<FakeLaunch> log;
-  std::unique_ptr<gpu::CtaScheduler> sched;
-  std::vector<std::unique_ptr<FakeSm>> sms;
-
-  Bench(uint32_t n, FakeSm::Duration d, gpu::CtaSchedulerConfig cfg, std::vector<std::string> kinds = {}) {
-    sched = std::make_unique<gpu::CtaScheduler>("cta_scheduler", cfg, core, root);
-    for (uint32_t i = 0; i < n; ++i) {
-      sms.push_back(std::make_unique<FakeSm>(("sm" + std::to_string(i)).c_str(), i, core, FakeSmLimits{}, d, log));
-      sched->add_sm(*sms.back(), kinds.empty() ? "sm" : kinds[i]);
-    }
-  }
-  Set sms_of(uint32_t kernel) const {
-    Set out;
-    for (const auto& l : log)
-      if (l.kernel == kernel) out.push_back(l.sm);
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-  }
-  double stat(const char* path) const { return root.find(path)->scalar(stats::View::Total); }
-};
 
 }  // namespace
 
@@ -147,7 +123,7 @@ TEST_CASE("cta_scheduler with steering split runs concurrent kernels on disjoint
   gpu::CtaSchedulerConfig cfg;
   cfg.steering = "split";
   cfg.split.parts = 2;
-  Bench b(4, [](uint32_t k, uint64_t) { return k == 0 ? 100 : k == 1 ? 300 : 50; }, cfg);
+  FakeGpu b(4, FakeSmLimits{}, [](uint32_t k, uint64_t) { return k == 0 ? 100 : k == 1 ? 300 : 50; }, cfg);
   sm::KernelInstance k0 = named_kernel(0, "k0"), k1 = named_kernel(1, "k1"), k2 = named_kernel(2, "k2");
   b.sched->submit(k0, 4, {0, {}});
   b.sched->submit(k1, 4, {1, {}});
@@ -178,7 +154,7 @@ TEST_CASE("cta_scheduler with steering split and when_full = share admits a thir
   cfg.steering = "split";
   cfg.split.parts = 2;
   cfg.split.when_full = "share";
-  Bench b(4, [](uint32_t, uint64_t) { return 100; }, cfg);
+  FakeGpu b(4, FakeSmLimits{}, [](uint32_t, uint64_t) { return 100; }, cfg);
   sm::KernelInstance k0 = named_kernel(0, "k0"), k1 = named_kernel(1, "k1"), k2 = named_kernel(2, "k2");
   b.sched->submit(k0, 4, {0, {}});
   b.sched->submit(k1, 4, {1, {}});
@@ -194,7 +170,7 @@ TEST_CASE("cta_scheduler with steering by_kind places kernels on their kind's SM
   cfg.steering = "by_kind";
   cfg.by_kind.default_kind = "tlp";
   cfg.by_kind.kernels = {"ilp_kernel=ilp"};
-  Bench b(5, [](uint32_t, uint64_t) { return 80; }, cfg, {"tlp", "ilp", "tlp", "ilp", "tlp"});
+  FakeGpu b(5, FakeSmLimits{}, [](uint32_t, uint64_t) { return 80; }, cfg, {"tlp", "ilp", "tlp", "ilp", "tlp"});
   sm::KernelInstance k0 = named_kernel(0, "ilp_kernel"), k1 = named_kernel(1, "other");
   b.sched->submit(k0, 6, {0, {}});
   b.sched->submit(k1, 6, {1, {}});
@@ -209,7 +185,7 @@ TEST_CASE("cta_scheduler checks the steering parameters against its SMs at the f
   gpu::CtaSchedulerConfig cfg;
   cfg.steering = "by_kind";
   cfg.by_kind.default_kind = "ilp";
-  Bench b(2, [](uint32_t, uint64_t) { return 10; }, cfg);
+  FakeGpu b(2, FakeSmLimits{}, [](uint32_t, uint64_t) { return 10; }, cfg);
   sm::KernelInstance k0 = named_kernel(0, "k0");
   CHECK_THROWS_WITH(b.sched->submit(k0, 1), Catch::Contains("cta_scheduler.by_kind.default_kind"));
 }
@@ -267,7 +243,7 @@ TEST_CASE("cta_scheduler with steering ilp_tlp runs a low-TLP and a high-TLP ker
           "[gpu][cta_scheduler][steering]") {
   gpu::CtaSchedulerConfig cfg;
   cfg.steering = "ilp_tlp";
-  Bench b(5, [](uint32_t, uint64_t) { return 60; }, cfg, {"tlp", "ilp", "tlp", "ilp", "tlp"});
+  FakeGpu b(5, FakeSmLimits{}, [](uint32_t, uint64_t) { return 60; }, cfg, {"tlp", "ilp", "tlp", "ilp", "tlp"});
   // k0: 1024-thread CTAs, 1 fits per SM (32 warps) but 8 CTAs = 8192 threads -> ILP.
   // k1: 256-thread CTAs, 6 fit (48 warps), 200 CTAs = 51200 threads -> TLP.
   // k2: like k0 on a third stream: the ILP SMs are busy, it waits for k0.
