@@ -74,6 +74,7 @@ GPUTLM_FERMI_WORKLOAD_TEST(tailwork)
 GPUTLM_FERMI_WORKLOAD_TEST(dgemv)
 GPUTLM_FERMI_WORKLOAD_TEST(conv1d)
 GPUTLM_FERMI_WORKLOAD_TEST(dstencil)
+GPUTLM_FERMI_WORKLOAD_TEST(nw)
 
 // One SM runs many CTAs in turn, so warp slots of finished CTAs are reused: a CTA whose
 // warps sit in higher slots than its last-finishing warp must free all of them.

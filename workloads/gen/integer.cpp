@@ -1,5 +1,6 @@
 // Branch-heavy, shared-memory-heavy, barrier and atomic workloads: nqueen, storegpu,
-// tailwork, histogram, scan, reduce.
+// tailwork, histogram, scan, reduce, nw.
+#include <algorithm>
 #include <cmath>
 
 #include "workload_gen.h"
@@ -123,6 +124,31 @@ void gen_scan(Size size, const OutDir& out) {
   out.write("out_ref.bin", res);
 }
 GPUTLM_WORKLOAD("scan", "barriers: multi-CTA inclusive prefix sum (3 launches)", gen_scan);
+
+// Needleman-Wunsch: the (n+1)^2 score matrix of two random sequences over a 4-letter
+// alphabet (match +5, mismatch -4, gap penalty 10), row 0 and column 0 preset to
+// -penalty * index as the kernels expect; the reference fills it row by row.
+void gen_nw(Size size, const OutDir& out) {
+  const int n = size == Size::kSmall ? 64 : 512, cols = n + 1, penalty = 10;
+  auto a = random_u32(1901, n), b = random_u32(1902, n);
+  std::vector<int32_t> reference(std::size_t(cols) * cols, 0), score(std::size_t(cols) * cols, 0);
+  for (int i = 1; i <= n; ++i)
+    for (int j = 1; j <= n; ++j) reference[std::size_t(i) * cols + j] = (a[i - 1] & 3) == (b[j - 1] & 3) ? 5 : -4;
+  for (int i = 0; i <= n; ++i) {
+    score[std::size_t(i) * cols] = -i * penalty;
+    score[i] = -i * penalty;
+  }
+  out.write("reference.bin", reference);
+  out.write("score.bin", score);
+  for (int i = 1; i <= n; ++i)
+    for (int j = 1; j <= n; ++j) {
+      const std::size_t k = std::size_t(i) * cols + j;
+      score[k] = std::max({score[k - cols - 1] + reference[k], score[k - 1] - penalty, score[k - cols] - penalty});
+    }
+  out.write("score_ref.bin", score);
+}
+GPUTLM_WORKLOAD("nw", "wavefront DP: Needleman-Wunsch in 16x16 shared tiles, one launch per tile diagonal",
+                gen_nw);
 
 // One CTA of reduce_sum: grid-stride partial sums, shared-memory tree down to 32, then
 // the shfl.down tree, in exactly the kernel's order.

@@ -20,7 +20,7 @@ uint64_t call_arg(ExecCtx& c, uint32_t i, uint32_t lane, uint32_t bytes) {
   if ((o.kind == OperandKind::SymAddr || o.kind == OperandKind::Mem) && o.symbol != kNone) {
     const Symbol& s = c.lm.module().symbols[o.symbol];
     uint64_t off = s.offset + static_cast<uint64_t>(o.offset);
-    if (s.kind != SymbolKind::CallParam || off + bytes > c.fn.call_param_bytes)
+    if (s.kind != SymbolKind::CallParam || off > c.fn.call_param_bytes || c.fn.call_param_bytes - off < bytes)
       c.grid.fail(c.w, lane, "call argument " + std::to_string(i) + " is not a call-sequence .param");
     std::memcpy(&v, c.f.call_params.data() + size_t{lane} * c.fn.call_param_bytes + off, bytes);
   } else if (o.kind == OperandKind::Reg) {
@@ -37,7 +37,7 @@ void set_call_ret(ExecCtx& c, uint32_t lane, uint64_t value, uint32_t bytes = 4)
   if ((o.kind == OperandKind::SymAddr || o.kind == OperandKind::Mem) && o.symbol != kNone) {
     const Symbol& s = c.lm.module().symbols[o.symbol];
     uint64_t off = s.offset + static_cast<uint64_t>(o.offset);
-    if (s.kind == SymbolKind::CallParam && off + bytes <= c.fn.call_param_bytes)
+    if (s.kind == SymbolKind::CallParam && off <= c.fn.call_param_bytes && c.fn.call_param_bytes - off >= bytes)
       std::memcpy(c.f.call_params.data() + size_t{lane} * c.fn.call_param_bytes + off, &value, bytes);
   } else if (o.kind == OperandKind::Reg) {
     c.f.regs[size_t{o.index} * 32 + lane] = value;

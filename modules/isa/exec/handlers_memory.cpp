@@ -139,16 +139,23 @@ void compute_addresses(ExecCtx& c, const Operand& m, AccessKind kind) {
   uint64_t sym = m.symbol != kNone ? symbol_value(c, m.symbol) : 0;
   uint64_t disp = sym + static_cast<uint64_t>(m.offset);
   const uint64_t* base = m.index != kNone ? &c.f.regs[size_t{m.index} * 32] : nullptr;
+  // Address arithmetic is as wide as the address: [reg+imm] through a 32-bit register
+  // (the 32-bit spaces; the decoder refuses it for generic/.global in 64-bit modules), or
+  // any address of a .address_size 32 module, wraps modulo 2^32. nvcc relies on it:
+  // Rodinia's NW forms `temp - 64*tid` in a 32-bit register and adds a positive offset.
+  const uint64_t wrap = (base && type_bytes(m.type) == 4) || c.lm.module().address_size == 32
+                            ? 0xFFFFFFFFull
+                            : ~0ull;
   bool generic = c.in.space == StateSpace::None || c.in.space == StateSpace::Generic;
   if (!generic) {
     mem.space = c.in.space;
-    for_each_lane(c.mask, [&](uint32_t l) { mem.addr[l] = (base ? base[l] : 0) + disp; });
+    for_each_lane(c.mask, [&](uint32_t l) { mem.addr[l] = ((base ? base[l] : 0) + disp) & wrap; });
     return;
   }
   StateSpace first = StateSpace::None;
   for_each_lane(c.mask, [&](uint32_t l) {
     uint64_t a;
-    StateSpace s = resolve_generic((base ? base[l] : 0) + disp, &a);
+    StateSpace s = resolve_generic(((base ? base[l] : 0) + disp) & wrap, &a);
     mem.addr[l] = a;
     mem.lane_space[l] = s;
     if (first == StateSpace::None) first = s;

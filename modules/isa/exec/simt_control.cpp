@@ -20,7 +20,8 @@ uint8_t* caller_slot(const Module& m, const Function& caller_fn, CallFrame& call
   if ((o.kind == OperandKind::SymAddr || o.kind == OperandKind::Mem) && o.symbol != kNone) {
     const Symbol& s = m.symbols[o.symbol];
     uint64_t off = s.offset + static_cast<uint64_t>(o.offset);
-    if (s.kind != SymbolKind::CallParam || off + bytes > caller_fn.call_param_bytes) return nullptr;
+    if (s.kind != SymbolKind::CallParam || off > caller_fn.call_param_bytes || caller_fn.call_param_bytes - off < bytes)
+      return nullptr;
     return caller.call_params.data() + size_t{lane} * caller_fn.call_param_bytes + off;
   }
   if (o.kind == OperandKind::Reg) return reinterpret_cast<uint8_t*>(&caller.regs[size_t{o.index} * 32 + lane]);

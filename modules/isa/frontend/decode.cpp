@@ -424,6 +424,14 @@ Operand Decoder::mem(const RawOperand& r) {
       o.type = fn_.regs[ref.index].type;
       if (type_bytes(o.type) < 4)
         fail(r, "address register '" + std::string(r.name) + "' must be 32 or 64 bits wide");
+      // A 32-bit register addresses the 32-bit spaces (.shared .local .const .param); a
+      // generic or .global address through one is 32-bit addressing, which ptxas refuses
+      // in a 64-bit module ("32-bit address ... conflicting with .address_size 64").
+      bool wide_space = ins_.space == StateSpace::None || ins_.space == StateSpace::Global;
+      if (type_bytes(o.type) == 4 && wide_space && ctx_.module().address_size == 64)
+        fail(r, "32-bit address register '" + std::string(r.name) + "' for a " +
+                    (ins_.space == StateSpace::Global ? ".global" : "generic") +
+                    " address in a .address_size 64 module (use a 64-bit register)");
     } else if (ref.kind == NameRef::Kind::Symbol) {
       o.symbol = ref.index;
     } else if (ref.kind == NameRef::Kind::Pred) {

@@ -383,6 +383,16 @@ void Decoder::decode_move() {
     ins_.space = sp;
     ScalarType t = take_type(true);
     if (t != ScalarType::U32 && t != ScalarType::U64) fail_op("cvta needs .u32 or .u64");
+    // Generic addresses are as wide as the module's addresses (PTX: cvta's source and
+    // destination are the same size); the generic windows of the non-global spaces sit
+    // above 2^32, so a 32-bit module can only convert .global addresses.
+    uint32_t bits = ctx_.module().address_size;
+    if (type_bytes(t) * 8 != bits)
+      fail_op(std::string("cvta.") + type_name(t) + " in a .address_size " + std::to_string(bits) +
+              " module (generic addresses are " + std::to_string(bits) + " bits)");
+    if (bits == 32 && sp != StateSpace::Global)
+      fail_op(std::string("cvta of .") + space_name(sp) +
+              " addresses in a .address_size 32 module: 32-bit generic windows are not modelled");
     ins_.type = t;
     expect_ops(2, 2);
     set(0, dst(raw_.ops[0], t));

@@ -50,7 +50,7 @@ void Lsu::build_requests(const WarpInstruction& wi, uint32_t slot, uint64_t cycl
   if (has_access) {
     const uint32_t bytes = static_cast<uint32_t>(m.element_bytes) * std::max<uint32_t>(1, m.elements);
     if (bytes == 0)
-      throw LsuError(std::string(name()) + ": memory access of warp " + std::to_string(wi.warp) + " at pc 0x" +
+      throw LsuError(std::string(name()) + ": memory access of warp " + std::to_string(wi.warp) + " at pc " +
                      std::to_string(wi.pc) + " has no element size");
     for (uint32_t lane = 0; lane < place_.warp_size; ++lane) {
       if (!(m.lane_mask & (1u << lane))) continue;
