@@ -5,7 +5,9 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config g++ clang
   libsystemc-dev catch2 libboost-dev libboost-graph-dev libboost-program-options-dev
-  nlohmann-json3-dev
+  nlohmann-json3-dev libsqlite3-dev
+  # studies: GNU parallel and a single-node SLURM (tests start one), plots
+  parallel slurm-wlm munge python3 python3-matplotlib
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,50 @@
+// A study expanded into cells (workload x size x variant) and jobs: one `gputlm run` per
+// distinct simulation, named by a stable id hashed from everything that determines its
+// result (resolved config after overrides, launch spec, workload, size, gputlm binary).
+// Two cells whose variants resolve to the same config share one job.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "study/study_spec.h"
+
+namespace gputlm::study {
+
+struct Cell {
+  std::string workload, size, variant, job_id;
+};
+
+struct Job {
+  std::string id, workload, size, spec, config;
+  std::vector<std::string> overrides;
+  std::vector<std::string> variants;  // the cells it serves
+  // `gputlm run` command line (argv[0] = exe) writing its statistics to `stats_path`.
+  std::vector<std::string> run_argv(const std::string& exe, const std::string& stats_path) const;
+};
+
+struct PlanOptions {
+  std::string size_set = "default";
+  std::string workloads_dir;  // <dir>/<workload>/<size>/spec.json
+  std::string exe;            // the gputlm binary the jobs run
+  std::string results_dir;    // absolute
+};
+
+struct Plan {
+  std::string size_set, binary_hash, results_dir, exe;
+  std::vector<std::string> sizes, workloads;
+  std::vector<Cell> cells;
+  std::vector<Job> jobs;
+  const Job& job(const std::string& id) const;
+};
+
+Plan make_plan(const StudySpec& study, const PlanOptions& opts);
+
+// FNV-1a 64 of a byte string / of a file's contents, as 16 hex digits.
+std::string hash_hex(const std::string& bytes);
+std::string hash_file(const std::string& path);
+
+// One shell-quoted command line.
+std::string shell_join(const std::vector<std::string>& argv);
+
+}  // namespace gputlm::study

@@ -1,0 +1,55 @@
+// `gputlm study report`: a pure function of a plan's result files. One row per cell
+// (workload x size x variant) with each metric and its value normalised to the baseline
+// variant, aggregates (geomean or mean) per workload class and over all workloads, the
+// papers' figures beside ours, and plots (tools/study/plot_study.py, matplotlib).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "study/study_engines.h"
+#include "study/study_plan.h"
+
+namespace gputlm::study {
+
+struct CellRow {
+  Cell cell;
+  std::string cls, status;  // status: ok, failed, missing
+  double host_seconds = 0;
+  bool time_series = false;
+  std::map<std::string, double> value, norm;
+};
+
+struct Aggregate {
+  std::string size, variant, metric, cls;  // cls "all" for every workload
+  double value = 0;
+  std::size_t n = 0;
+};
+
+struct ReferenceRow {
+  Reference ref;
+  std::string size;
+  std::optional<double> ours;
+};
+
+struct Report {
+  std::vector<CellRow> rows;
+  std::vector<Aggregate> aggregates;
+  std::vector<ReferenceRow> references;
+  std::vector<Failure> failures;
+  std::vector<std::string> classes;  // aggregation classes in order, "all" last
+};
+
+Report make_report(const StudySpec& study, const Plan& plan);
+
+// Writes report.csv, aggregates.csv, report.json and report.md into out_dir, and the plots
+// into out_dir/plots unless `plots` is false. Returns the Markdown path.
+std::string write_report(const Report& report, const StudySpec& study, const Plan& plan, const std::string& out_dir,
+                         bool plots);
+
+// Where the plot script is: $GPUTLM_PLOT_SCRIPT, else beside the sources or the install.
+std::string plot_script();
+
+}  // namespace gputlm::study

@@ -1,0 +1,327 @@
+#include "study/study_spec.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+namespace gputlm::study {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kBuiltinMetrics[] = {"cycles", "ipc", "warp_ipc", "warp_instructions", "thread_instructions",
+                                       "host_seconds"};
+
+// Reads one JSON object's keys with their types, naming file and key path in errors.
+class Reader {
+ public:
+  Reader(std::string file, const nlohmann::json& j, std::string path) : file_(std::move(file)), j_(j), path_(std::move(path)) {
+    if (!j_.is_object()) fail(path_.empty() ? "the study must be a JSON object" : "must be an object");
+  }
+  [[noreturn]] void fail(const std::string& msg, const std::string& key = "") const {
+    std::string where = path_;
+    if (!key.empty()) where += (where.empty() ? "" : ".") + key;
+    throw StudyError(file_ + (where.empty() ? "" : ": " + where) + ": " + msg);
+  }
+  bool has(const std::string& key) {
+    seen_.insert(key);
+    return j_.contains(key);
+  }
+  const nlohmann::json& get(const std::string& key) {
+    if (!has(key)) fail("missing (required)", key);
+    return j_.at(key);
+  }
+  std::string str(const std::string& key, const std::string& def = "\x01") {
+    if (!has(key)) {
+      if (def == "\x01") fail("missing (required)", key);
+      return def;
+    }
+    const nlohmann::json& v = j_.at(key);
+    if (!v.is_string()) fail("must be a string", key);
+    return v.get<std::string>();
+  }
+  std::vector<std::string> strings(const std::string& key) {
+    if (!has(key)) return {};
+    const nlohmann::json& v = j_.at(key);
+    if (!v.is_array()) fail("must be an array of strings", key);
+    std::vector<std::string> out;
+    for (const auto& e : v) {
+      if (!e.is_string()) fail("must be an array of strings", key);
+      out.push_back(e.get<std::string>());
+    }
+    return out;
+  }
+  double number(const std::string& key, double def) {
+    if (!has(key)) return def;
+    const nlohmann::json& v = j_.at(key);
+    if (!v.is_number()) fail("must be a number", key);
+    return v.get<double>();
+  }
+  Reader child(const std::string& key) { return Reader(file_, get(key), sub(key)); }
+  std::string sub(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  // Every key of the object was read: an unknown key is an error, never ignored.
+  void done() const {
+    for (auto it = j_.begin(); it != j_.end(); ++it)
+      if (!seen_.count(it.key())) fail("unknown key", it.key());
+  }
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+  const nlohmann::json& j_;
+  std::string path_;
+  std::set<std::string> seen_;
+};
+
+std::string resolve(const std::string& study_file, const std::string& p) {
+  fs::path path(p);
+  if (path.is_relative()) path = fs::path(study_file).parent_path() / path;
+  return fs::weakly_canonical(path).string();
+}
+
+bool valid_name(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == '+';
+  });
+}
+
+void check_override(const Reader& r, const std::string& key, const std::string& o) {
+  const auto eq = o.find('=');
+  if (eq == std::string::npos || eq == 0) r.fail("override '" + o + "' is not KEY=VALUE", key);
+}
+
+}  // namespace
+
+nlohmann::json Metric::to_json() const {
+  if (path.empty() && numerator.empty()) return name;  // a built-in
+  nlohmann::json j{{"name", name}, {"higher_is_better", higher_is_better}};
+  if (!path.empty()) j["path"] = path;
+  if (!numerator.empty()) j["ratio"] = {numerator, denominator};
+  return j;
+}
+
+Metric Metric::from_json(const nlohmann::json& j, const std::string& where) {
+  Metric m;
+  if (j.is_string()) {
+    m.name = j.get<std::string>();
+    bool builtin = std::find(std::begin(kBuiltinMetrics), std::end(kBuiltinMetrics), m.name) != std::end(kBuiltinMetrics);
+    if (!builtin)
+      throw StudyError(where + ": unknown metric '" + m.name +
+                       "' (built-in: cycles, ipc, warp_ipc, warp_instructions, thread_instructions, host_seconds; "
+                       "others need {\"name\", \"path\"} or {\"name\", \"ratio\": [A, B]})");
+    m.higher_is_better = m.name != "cycles" && m.name != "host_seconds";
+    return m;
+  }
+  if (!j.is_object()) throw StudyError(where + ": must be a built-in metric name or an object");
+  Reader r(where, j, "");
+  m.name = r.str("name");
+  m.path = r.str("path", "");
+  if (r.has("ratio")) {
+    std::vector<std::string> p = r.strings("ratio");
+    if (p.size() != 2) r.fail("must be [numerator path, denominator path]", "ratio");
+    m.numerator = p[0];
+    m.denominator = p[1];
+  }
+  if (r.has("higher_is_better")) {
+    if (!j.at("higher_is_better").is_boolean()) r.fail("must be true or false", "higher_is_better");
+    m.higher_is_better = j.at("higher_is_better").get<bool>();
+  }
+  r.done();
+  if (m.path.empty() == m.numerator.empty())
+    throw StudyError(where + ": metric '" + m.name + "' needs exactly one of \"path\" or \"ratio\"");
+  if (!valid_name(m.name)) throw StudyError(where + ": metric name '" + m.name + "' must be letters, digits, _ - . +");
+  return m;
+}
+
+const Variant& StudySpec::variant(const std::string& n) const {
+  for (const Variant& v : variants)
+    if (v.name == n) return v;
+  throw StudyError(file + ": no variant named '" + n + "'");
+}
+
+const Metric& StudySpec::metric(const std::string& n) const {
+  for (const Metric& m : metrics)
+    if (m.name == n) return m;
+  throw StudyError(file + ": no metric named '" + n + "'");
+}
+
+std::string StudySpec::class_of(const std::string& workload) const {
+  auto it = workload_class.find(workload);
+  return it == workload_class.end() ? "other" : it->second;
+}
+
+StudySpec read_study(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw StudyError(path + ": cannot open the study file");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(f);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw StudyError(path + ": not valid JSON: " + e.what());
+  }
+  StudySpec s;
+  s.file = fs::weakly_canonical(fs::absolute(path)).string();
+  Reader r(path, j, "");
+  s.name = r.str("name");
+  if (!valid_name(s.name)) r.fail("must be letters, digits, _ - . +", "name");
+  s.description = r.str("description", "");
+  s.config = resolve(s.file, r.str("config"));
+  if (!fs::is_regular_file(s.config)) r.fail("config file '" + s.config + "' not found", "config");
+
+  std::set<std::string> names;
+  if (r.has("variants")) {
+    const nlohmann::json& vs = r.get("variants");
+    if (!vs.is_array()) r.fail("must be an array of {\"name\", \"config\"?, \"overrides\"?}", "variants");
+    for (std::size_t i = 0; i < vs.size(); ++i) {
+      Reader vr(path, vs[i], "variants[" + std::to_string(i) + "]");
+      Variant v;
+      v.name = vr.str("name");
+      if (!valid_name(v.name)) vr.fail("must be letters, digits, _ - . +", "name");
+      if (!names.insert(v.name).second) vr.fail("variant '" + v.name + "' is defined twice", "name");
+      v.config = vr.has("config") ? resolve(s.file, vr.str("config")) : s.config;
+      if (!fs::is_regular_file(v.config)) vr.fail("config file '" + v.config + "' not found", "config");
+      v.overrides = vr.strings("overrides");
+      for (const std::string& o : v.overrides) check_override(vr, "overrides", o);
+      vr.done();
+      s.variants.push_back(v);
+    }
+  }
+  if (r.has("sweep")) {
+    Reader sr = r.child("sweep");
+    s.has_sweep = true;
+    s.sweep.parameter = sr.str("parameter");
+    s.sweep.name_format = sr.str("name", s.sweep.parameter.substr(s.sweep.parameter.rfind('.') + 1) + "={}");
+    const nlohmann::json& vals = sr.get("values");
+    if (!vals.is_array() || vals.empty()) sr.fail("must be a non-empty array", "values");
+    std::vector<std::string> base = sr.strings("overrides");
+    for (const std::string& o : base) check_override(sr, "overrides", o);
+    sr.done();
+    for (const auto& v : vals) {
+      if (!v.is_number() && !v.is_string() && !v.is_boolean()) r.fail("values must be numbers, strings or booleans", "sweep.values");
+      std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+      Variant var;
+      var.name = s.sweep.name_format;
+      const auto at = var.name.find("{}");
+      if (at == std::string::npos) r.fail("must contain {} (replaced by each value)", "sweep.name");
+      var.name.replace(at, 2, text);
+      if (!valid_name(var.name)) r.fail("variant name '" + var.name + "' must be letters, digits, _ - . + =", "sweep.name");
+      if (!names.insert(var.name).second) r.fail("variant '" + var.name + "' is defined twice", "sweep");
+      var.config = s.config;
+      var.overrides = base;
+      var.overrides.push_back(s.sweep.parameter + "=" + v.dump());
+      var.sweep_value = text;
+      s.sweep.values.push_back(text);
+      s.variants.push_back(var);
+    }
+  }
+  if (s.variants.empty()) r.fail("a study needs \"variants\" or a \"sweep\"");
+
+  const nlohmann::json& w = r.get("workloads");
+  if (w.is_string() && w.get<std::string>() == "all") {
+    s.all_workloads = true;
+  } else {
+    s.workloads = r.strings("workloads");
+    if (s.workloads.empty()) r.fail("must be \"all\" or a non-empty array of workload names", "workloads");
+  }
+  s.exclude = r.strings("exclude");
+
+  if (r.has("sizes")) {
+    Reader zr = r.child("sizes");
+    for (const auto& [set, list] : r.get("sizes").items()) {
+      std::vector<std::string> sizes = zr.strings(set);
+      if (sizes.empty()) zr.fail("must list at least one size", set);
+      for (const std::string& z : sizes)
+        if (z != "small" && z != "medium") zr.fail("unknown size '" + z + "' (small, medium)", set);
+      s.size_sets[set] = sizes;
+    }
+    zr.done();
+    if (!s.size_sets.count("default")) r.fail("needs a \"default\" size set", "sizes");
+  } else {
+    s.size_sets["default"] = {"small"};
+  }
+
+  if (r.has("classes")) {
+    Reader cr = r.child("classes");
+    for (const auto& [cls, list] : r.get("classes").items()) {
+      if (!valid_name(cls)) cr.fail("class name must be letters, digits, _ - . +", cls);
+      for (const std::string& wl : cr.strings(cls)) {
+        if (s.workload_class.count(wl)) cr.fail("workload '" + wl + "' is in two classes", cls);
+        s.workload_class[wl] = cls;
+      }
+      s.class_order.push_back(cls);
+    }
+    cr.done();
+  }
+
+  const nlohmann::json& ms = r.get("metrics");
+  if (!ms.is_array() || ms.empty()) r.fail("must be a non-empty array", "metrics");
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    Metric m = Metric::from_json(ms[i], path + ": metrics[" + std::to_string(i) + "]");
+    for (const Metric& o : s.metrics)
+      if (o.name == m.name) r.fail("metric '" + m.name + "' is defined twice", "metrics");
+    s.metrics.push_back(m);
+  }
+
+  s.baseline = r.str("baseline", s.variants.front().name);
+  if (!names.count(s.baseline)) r.fail("no variant named '" + s.baseline + "'", "baseline");
+  s.aggregate = r.str("aggregate", "geomean");
+  if (s.aggregate != "geomean" && s.aggregate != "mean") r.fail("must be \"geomean\" or \"mean\"", "aggregate");
+  s.timeout_seconds = r.number("timeout_seconds", 0);
+  if (s.timeout_seconds < 0) r.fail("must be >= 0 (0: no limit)", "timeout_seconds");
+  if (r.has("discussion")) {
+    s.discussion = resolve(s.file, r.str("discussion"));
+    if (!fs::is_regular_file(s.discussion)) r.fail("file '" + s.discussion + "' not found", "discussion");
+  }
+
+  if (r.has("reference")) {
+    const nlohmann::json& rs = r.get("reference");
+    if (!rs.is_array()) r.fail("must be an array", "reference");
+    for (std::size_t i = 0; i < rs.size(); ++i) {
+      Reader rr(path, rs[i], "reference[" + std::to_string(i) + "]");
+      Reference ref;
+      ref.variant = rr.str("variant");
+      if (!names.count(ref.variant)) rr.fail("no variant named '" + ref.variant + "'", "variant");
+      ref.metric = rr.str("metric");
+      bool known = std::any_of(s.metrics.begin(), s.metrics.end(), [&](const Metric& m) { return m.name == ref.metric; });
+      if (!known) rr.fail("no metric named '" + ref.metric + "' in \"metrics\"", "metric");
+      ref.scope = rr.str("scope", "all");
+      if (ref.scope != "all" && ref.scope.rfind("class:", 0) != 0 && ref.scope.rfind("workload:", 0) != 0)
+        rr.fail("must be \"all\", \"class:NAME\" or \"workload:NAME\"", "scope");
+      ref.size = rr.str("size", "");
+      if (!rr.has("value") || !rs[i].at("value").is_number()) rr.fail("must be a number", "value");
+      ref.value = rs[i].at("value").get<double>();
+      ref.source = rr.str("source");
+      ref.section = rr.str("section");
+      ref.note = rr.str("note", "");
+      rr.done();
+      s.references.push_back(ref);
+    }
+  }
+
+  if (r.has("plots")) {
+    const nlohmann::json& ps = r.get("plots");
+    if (!ps.is_array()) r.fail("must be an array", "plots");
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      Reader pr(path, ps[i], "plots[" + std::to_string(i) + "]");
+      PlotSpec p;
+      p.kind = pr.str("kind");
+      if (p.kind != "bars" && p.kind != "sweep") pr.fail("must be \"bars\" or \"sweep\"", "kind");
+      if (p.kind == "sweep" && !s.has_sweep) pr.fail("a sweep plot needs a \"sweep\" in the study", "kind");
+      p.metric = pr.str("metric");
+      bool known = std::any_of(s.metrics.begin(), s.metrics.end(), [&](const Metric& m) { return m.name == p.metric; });
+      if (!known) pr.fail("no metric named '" + p.metric + "' in \"metrics\"", "metric");
+      pr.done();
+      s.plots.push_back(p);
+    }
+  } else {
+    s.plots.push_back({"bars", s.metrics.front().name});
+    if (s.has_sweep) s.plots.push_back({"sweep", s.metrics.front().name});
+  }
+  r.done();
+  return s;
+}
+
+}  // namespace gputlm::study

@@ -1,0 +1,89 @@
+// A study file (experiments/<name>.json, docs/experiments.md): a base config, named
+// variants (config file and/or -p overrides, or a parameter sweep), workloads and size
+// sets, metrics, the baseline variant, the aggregation, workload classes and the papers'
+// figures for the same cells. Read into typed structs; every error names the file and the
+// key path, as config errors do.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gputlm::study {
+
+class StudyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Variant {
+  std::string name;
+  std::string config;                  // absolute path; the study's base config when not given
+  std::vector<std::string> overrides;  // "key.path=value", applied after the config
+  std::string sweep_value;             // the swept parameter's value (sweep variants only)
+};
+
+// A metric read from a run's statistics JSON. Built-ins: cycles, ipc (thread instructions
+// per busy cycle), warp_ipc, warp_instructions, thread_instructions, host_seconds. `path`
+// sums every value a dotted path matches ('*' in a segment matches any key:
+// "total.sm*.l1d.load_hits"); `ratio` divides two such sums.
+struct Metric {
+  std::string name;
+  std::string path;                          // one sum, or empty
+  std::string numerator, denominator;        // ratio, or empty
+  bool higher_is_better = true;
+  nlohmann::json to_json() const;
+  static Metric from_json(const nlohmann::json& j, const std::string& where);
+};
+
+// A paper's figure for a cell of this study: variant's `metric` normalised to the
+// baseline, over one workload, one class or all workloads.
+struct Reference {
+  std::string variant, metric;
+  std::string scope;  // "all", "class:<name>" or "workload:<name>"
+  std::string size;   // empty: every size
+  double value = 0;
+  std::string source, section, note;
+};
+
+struct Sweep {
+  std::string parameter, name_format;  // name_format: "{}" is replaced by the value
+  std::vector<std::string> values;     // JSON text of each value
+};
+
+struct PlotSpec {
+  std::string kind;    // "bars" (normalised metric per workload + aggregate) or "sweep"
+  std::string metric;
+};
+
+struct StudySpec {
+  std::string file;  // absolute path of the study file
+  std::string name, description;
+  std::string config;  // absolute path
+  std::vector<Variant> variants;
+  bool has_sweep = false;
+  Sweep sweep;
+  std::vector<std::string> workloads;  // empty with all_workloads
+  bool all_workloads = false;
+  std::vector<std::string> exclude;
+  std::map<std::string, std::vector<std::string>> size_sets;  // "default" always present
+  std::map<std::string, std::string> workload_class;          // workload -> class
+  std::vector<std::string> class_order;
+  std::vector<Metric> metrics;
+  std::string baseline;
+  std::string aggregate = "geomean";  // or "mean"
+  std::vector<Reference> references;
+  std::vector<PlotSpec> plots;
+  double timeout_seconds = 0;  // per job, 0 = none
+  std::string discussion;      // absolute path of a Markdown file the report ends with, or empty
+
+  const Variant& variant(const std::string& name) const;
+  const Metric& metric(const std::string& name) const;
+  std::string class_of(const std::string& workload) const;  // "other" when unclassified
+};
+
+StudySpec read_study(const std::string& path);
+
+}  // namespace gputlm::study
