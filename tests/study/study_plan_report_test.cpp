@@ -1,0 +1,156 @@
+// Plans (stable job ids, shared jobs, errors before any job runs) and reports (normalised
+// metrics, class aggregates, the papers' figures, failures) built from result files.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "study/study_plan.h"
+#include "study/study_report.h"
+#include "study/study_results.h"
+#include "study_test_util.h"
+
+using namespace gputlm::study;
+using namespace study_test;
+
+namespace {
+
+PlanOptions options(const fs::path& dir, const std::string& exe) {
+  PlanOptions o;
+  o.workloads_dir = GPUTLM_WORKLOADS_BUILD_DIR;
+  o.exe = exe;
+  o.results_dir = (dir / "results").string();
+  return o;
+}
+
+// Writes a finished job's result.json with the given metric values.
+void fake_result(const Plan& plan, const std::string& id, bool ok, const nlohmann::json& metrics) {
+  fs::create_directories(job_dir(plan.results_dir, id));
+  nlohmann::json r{{"id", id}, {"ok", ok}, {"exit_status", ok ? 0 : 3}, {"host_seconds", 1.5}, {"metrics", metrics},
+                   {"command", {"gputlm", "run"}}};
+  if (!ok) r["error"] = "output out mismatches";
+  write_atomic(job_dir(plan.results_dir, id) + "/result.json", r.dump());
+}
+
+const Cell& cell(const Plan& p, const std::string& w, const std::string& v) {
+  for (const Cell& c : p.cells)
+    if (c.workload == w && c.variant == v) return c;
+  FAIL("no cell " << w << "/" << v);
+  return p.cells.front();
+}
+
+}  // namespace
+
+TEST_CASE("study plan: job ids are stable and change with config, overrides, spec and binary", "[study]") {
+  const fs::path dir = scratch("plan_ids");
+  const std::string exe = (dir / "exe").string();
+  std::ofstream(exe) << "binary v1";
+  nlohmann::json j = small_study();
+  j["variants"].push_back({{"name", "gto_again"}, {"overrides", {"sm.scheduler.policy=gto"}}});
+  const StudySpec s = read_study(write_study(dir, j));
+  const Plan a = make_plan(s, options(dir, exe)), b = make_plan(s, options(dir, exe));
+  REQUIRE(a.cells.size() == 6);
+  REQUIRE(a.jobs.size() == 4);  // gto_again resolves to gto's config: one job serves both cells
+  for (std::size_t i = 0; i < a.cells.size(); ++i) CHECK(a.cells[i].job_id == b.cells[i].job_id);
+  CHECK(cell(a, "vecadd", "gto").job_id == cell(a, "vecadd", "gto_again").job_id);
+  CHECK(cell(a, "vecadd", "gto").job_id != cell(a, "vecadd", "lrr").job_id);
+  CHECK(cell(a, "vecadd", "gto").job_id != cell(a, "scan", "gto").job_id);
+  const Job& job = a.job(cell(a, "vecadd", "gto").job_id);
+  CHECK(job.variants == std::vector<std::string>{"gto", "gto_again"});
+  const std::vector<std::string> argv = job.run_argv("gputlm", "/r/stats.json");
+  CHECK(shell_join(argv) == "gputlm run " + job.spec + " --config " + job.config +
+                                " -p sm.scheduler.policy=gto --stats /r/stats.json --quiet");
+
+  std::ofstream(exe) << "binary v2";
+  const Plan c = make_plan(s, options(dir, exe));
+  CHECK(cell(c, "vecadd", "gto").job_id != cell(a, "vecadd", "gto").job_id);
+  j["variants"][1]["overrides"] = {"sm.scheduler.policy=gto", "sm.l1d.mshr.entries=16"};
+  const Plan d = make_plan(read_study(write_study(dir, j)), options(dir, exe));
+  CHECK(cell(d, "vecadd", "gto").job_id != cell(c, "vecadd", "gto").job_id);
+  CHECK(cell(d, "vecadd", "lrr").job_id == cell(c, "vecadd", "lrr").job_id);
+}
+
+TEST_CASE("study plan: a bad variant, a missing workload or size is an error before any job runs", "[study]") {
+  const fs::path dir = scratch("plan_err");
+  const std::string exe = (dir / "exe").string();
+  std::ofstream(exe) << "binary";
+  nlohmann::json j = small_study();
+  j["variants"][1]["overrides"] = {"sm.scheduler.policy=fastest"};
+  CHECK_THROWS_WITH(make_plan(read_study(write_study(dir, j)), options(dir, exe)),
+                    Catch::Contains("variant 'gto'") && Catch::Contains("fastest"));
+  j = small_study();
+  j["variants"][1]["overrides"] = {"sm.no_such_key=1"};
+  CHECK_THROWS_WITH(make_plan(read_study(write_study(dir, j)), options(dir, exe)),
+                    Catch::Contains("variant 'gto'") && Catch::Contains("no_such_key"));
+  j = small_study();
+  j["workloads"] = {"vecadd", "nosuch"};
+  CHECK_THROWS_WITH(make_plan(read_study(write_study(dir, j)), options(dir, exe)),
+                    Catch::Contains("workload 'nosuch' has no small spec"));
+  PlanOptions o = options(dir, exe);
+  o.size_set = "huge";
+  CHECK_THROWS_WITH(make_plan(read_study(write_study(dir, small_study())), o), Catch::Contains("no size set 'huge'"));
+  o = options(dir, exe);
+  o.workloads_dir = (dir / "nowhere").string();
+  CHECK_THROWS_WITH(make_plan(read_study(write_study(dir, small_study())), o),
+                    Catch::Contains("workloads directory") && Catch::Contains("not found"));
+}
+
+TEST_CASE("study report: normalised metrics, class geomeans, references and failures", "[study]") {
+  const fs::path dir = scratch("report");
+  const std::string exe = (dir / "exe").string();
+  std::ofstream(exe) << "binary";
+  nlohmann::json j = small_study();
+  j["variants"].push_back({{"name", "oldest"}, {"overrides", {"sm.scheduler.policy=oldest"}}});
+  j["reference"] = {{{"variant", "gto"}, {"metric", "ipc"}, {"scope", "class:memory"}, {"value", 1.25}, {"source", "002"},
+                     {"section", "V"}},
+                    {{"variant", "gto"}, {"metric", "ipc"}, {"scope", "workload:scan"}, {"value", 2.0}, {"source", "003"},
+                     {"section", "4"}}};
+  const StudySpec s = read_study(write_study(dir, j));
+  const Plan p = make_plan(s, options(dir, exe));
+  fake_result(p, cell(p, "vecadd", "lrr").job_id, true, {{"ipc", 100.0}, {"cycles", 1000}});
+  fake_result(p, cell(p, "vecadd", "gto").job_id, true, {{"ipc", 125.0}, {"cycles", 800}});
+  fake_result(p, cell(p, "scan", "lrr").job_id, true, {{"ipc", 50.0}, {"cycles", 400}});
+  fake_result(p, cell(p, "scan", "gto").job_id, true, {{"ipc", 200.0}, {"cycles", 100}});
+  fake_result(p, cell(p, "vecadd", "oldest").job_id, false, {});
+  // scan/oldest never ran
+
+  const Report r = make_report(s, p);
+  auto row = [&](const std::string& w, const std::string& v) -> const CellRow& {
+    for (const CellRow& x : r.rows)
+      if (x.cell.workload == w && x.cell.variant == v) return x;
+    FAIL("no row");
+    return r.rows.front();
+  };
+  CHECK(row("vecadd", "gto").norm.at("ipc") == Approx(1.25));
+  CHECK(row("scan", "gto").norm.at("cycles") == Approx(0.25));
+  CHECK(row("vecadd", "oldest").status == "failed");
+  CHECK(row("scan", "oldest").status == "missing");
+  CHECK(r.classes == std::vector<std::string>{"compute", "memory", "all"});  // JSON object order
+  auto agg = [&](const std::string& v, const std::string& cls) {
+    for (const Aggregate& a : r.aggregates)
+      if (a.variant == v && a.cls == cls && a.metric == "ipc") return a.value;
+    return -1.0;
+  };
+  CHECK(agg("gto", "all") == Approx(std::sqrt(1.25 * 4.0)));  // geomean of 1.25 and 4
+  CHECK(agg("gto", "memory") == Approx(1.25));
+  CHECK(agg("oldest", "all") == -1.0);  // no verified result: no aggregate
+  REQUIRE(r.references.size() == 2);
+  CHECK(*r.references[0].ours == Approx(1.25));
+  CHECK(*r.references[1].ours == Approx(4.0));
+  REQUIRE(r.failures.size() == 2);
+  CHECK_THAT(r.failures[0].error + r.failures[1].error,
+             Catch::Contains("exit status 3: output out mismatches") && Catch::Contains("no result: the job did not finish"));
+
+  const std::string md = write_report(r, s, p, (dir / "out").string(), false);
+  const std::string csv = slurp(dir / "out" / "report.csv");
+  CHECK_THAT(csv, Catch::StartsWith("workload,class,size,variant,job_id,status,host_seconds,ipc,ipc_norm,cycles,cycles_norm,"));
+  CHECK_THAT(csv, Catch::Contains("vecadd,memory,small,gto," + cell(p, "vecadd", "gto").job_id + ",ok,1.5,125,1.25,800,0.8,,"));
+  CHECK_THAT(csv, Catch::Contains("scan,compute,small,oldest," + cell(p, "scan", "oldest").job_id + ",missing,0,,,,,,"));
+  CHECK_THAT(slurp(dir / "out" / "aggregates.csv"), Catch::Contains("small,gto,ipc,memory,geomean,1.25,1"));
+  const std::string text = slurp(md);
+  CHECK_THAT(text, Catch::Contains("| gto | ipc | class:memory | small | 1.250 | 1.250 | 1.00 | 002, V |"));
+  CHECK_THAT(text, Catch::Contains("| **geomean (all)** | | | **1.000** | **2.236** | — |"));
+  CHECK_THAT(text, Catch::Contains("## Failed jobs"));
+  const nlohmann::json rj = nlohmann::json::parse(slurp(dir / "out" / "report.json"));
+  CHECK(rj["rows"].size() == 6);
+  CHECK(rj["references"][1]["ratio"].get<double>() == Approx(2.0));
+}

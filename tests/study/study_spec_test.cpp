@@ -1,0 +1,137 @@
+// Study files: what they mean once read, and that every mistake is an error naming the
+// file and the key path.
+#include <catch2/catch.hpp>
+
+#include "study/metrics.h"
+#include "study/study_spec.h"
+#include "study_test_util.h"
+
+using namespace gputlm::study;
+using namespace study_test;
+
+namespace {
+std::string error_of(const nlohmann::json& j) {
+  const fs::path dir = scratch("spec_err");
+  const std::string file = write_study(dir, j);
+  try {
+    read_study(file);
+  } catch (const StudyError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("study file: variants, a sweep, classes, size sets, metrics and references are read", "[study]") {
+  nlohmann::json j = small_study();
+  j["sweep"] = {{"parameter", "sm.l1d.mshr.entries"}, {"values", {16, 32}}, {"name", "mshr{}"}};
+  j["sizes"] = {{"default", {"small"}}, {"full", {"small", "medium"}}};
+  j["reference"] = {{{"variant", "gto"}, {"metric", "ipc"}, {"scope", "class:memory"}, {"value", 1.13},
+                     {"source", "002"}, {"section", "V"}}};
+  j["aggregate"] = "mean";
+  const fs::path dir = scratch("spec_ok");
+  const StudySpec s = read_study(write_study(dir, j));
+  REQUIRE(s.variants.size() == 4);
+  CHECK(s.variants[2].name == "mshr16");
+  CHECK(s.variants[3].overrides.back() == "sm.l1d.mshr.entries=32");
+  CHECK(s.variants[3].sweep_value == "32");
+  CHECK(s.variants[0].config == fs::weakly_canonical(fermi_config()).string());
+  CHECK(s.size_sets.at("full") == std::vector<std::string>{"small", "medium"});
+  CHECK(s.class_of("vecadd") == "memory");
+  CHECK(s.class_of("bfs") == "other");
+  CHECK(s.metric("cycles").higher_is_better == false);
+  CHECK(s.metric("l1d_hit_rate").numerator == "total.sm*.l1d.load_hits");
+  CHECK(s.references.at(0).scope == "class:memory");
+  CHECK(s.aggregate == "mean");
+  CHECK(s.plots.size() == 2);  // bars and, with a sweep, the sweep line plot
+}
+
+TEST_CASE("study file: relative paths are relative to the study file", "[study]") {
+  const fs::path dir = scratch("spec_rel");
+  fs::create_directories(dir / "cfg");
+  fs::copy_file(fermi_config(), dir / "cfg" / "f.json");
+  nlohmann::json j = small_study();
+  j["config"] = "cfg/f.json";
+  const StudySpec s = read_study(write_study(dir, j));
+  CHECK(s.config == fs::weakly_canonical(dir / "cfg" / "f.json").string());
+}
+
+TEST_CASE("study file: every mistake names the file and the key path", "[study]") {
+  nlohmann::json j = small_study();
+  j["variantz"] = 1;
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: variantz: unknown key"));
+  j = small_study();
+  j["variants"][1]["overides"] = {"a=1"};
+  CHECK_THAT(error_of(j), Catch::Contains("variants[1].overides: unknown key"));
+  j = small_study();
+  j["variants"][1]["name"] = "lrr";
+  CHECK_THAT(error_of(j), Catch::Contains("variants[1].name: variant 'lrr' is defined twice"));
+  j = small_study();
+  j["variants"][0]["overrides"] = {"nonsense"};
+  CHECK_THAT(error_of(j), Catch::Contains("override 'nonsense' is not KEY=VALUE"));
+  j = small_study();
+  j["config"] = "/no/such/config.json";
+  CHECK_THAT(error_of(j), Catch::Contains("config: config file '/no/such/config.json' not found"));
+  j = small_study();
+  j["baseline"] = "two_level";
+  CHECK_THAT(error_of(j), Catch::Contains("baseline: no variant named 'two_level'"));
+  j = small_study();
+  j["metrics"] = {"ipcc"};
+  CHECK_THAT(error_of(j), Catch::Contains("metrics[0]: unknown metric 'ipcc'"));
+  j = small_study();
+  j["metrics"] = {{{"name", "x"}}};
+  CHECK_THAT(error_of(j), Catch::Contains("metric 'x' needs exactly one of \"path\" or \"ratio\""));
+  j = small_study();
+  j["sizes"] = {{"default", {"large"}}};
+  CHECK_THAT(error_of(j), Catch::Contains("sizes.default: unknown size 'large'"));
+  j = small_study();
+  j["sizes"] = {{"full", {"small"}}};
+  CHECK_THAT(error_of(j), Catch::Contains("sizes: needs a \"default\" size set"));
+  j = small_study();
+  j["reference"] = {{{"variant", "oldest"}, {"metric", "ipc"}, {"value", 1.0}, {"source", "s"}, {"section", "x"}}};
+  CHECK_THAT(error_of(j), Catch::Contains("reference[0].variant: no variant named 'oldest'"));
+  j = small_study();
+  j["reference"] = {{{"variant", "gto"}, {"metric", "ipc"}, {"value", "1.1"}, {"source", "s"}, {"section", "x"}}};
+  CHECK_THAT(error_of(j), Catch::Contains("reference[0].value: must be a number"));
+  j = small_study();
+  j["sweep"] = {{"parameter", "sm.l1d.mshr.entries"}, {"values", {16}}, {"name", "mshr"}};
+  CHECK_THAT(error_of(j), Catch::Contains("sweep.name: must contain {}"));
+  j = small_study();
+  j["workloads"] = nlohmann::json::array();
+  CHECK_THAT(error_of(j), Catch::Contains("workloads: must be \"all\" or a non-empty array"));
+  j = small_study();
+  j["timeout_seconds"] = -1;
+  CHECK_THAT(error_of(j), Catch::Contains("timeout_seconds: must be >= 0"));
+  j = small_study();
+  j["classes"] = {{"a", {"vecadd"}}, {"b", {"vecadd"}}};
+  CHECK_THAT(error_of(j), Catch::Contains("workload 'vecadd' is in two classes"));
+
+  const fs::path dir = scratch("spec_badjson");
+  std::ofstream(dir / "bad.json") << "{\"name\": ";
+  CHECK_THROWS_WITH(read_study((dir / "bad.json").string()), Catch::Contains("bad.json: not valid JSON"));
+  CHECK_THROWS_WITH(read_study((dir / "none.json").string()), Catch::Contains("none.json: cannot open the study file"));
+}
+
+TEST_CASE("study metrics: dotted paths with globs sum, ratios divide, built-ins read the run", "[study]") {
+  const nlohmann::json stats = {
+      {"cycles", 100},
+      {"launches", {{{"thread_instructions", 300}, {"warp_instructions", 10}}, {{"thread_instructions", 100}, {"warp_instructions", 5}}}},
+      {"total", {{"sm0", {{"l1d", {{"loads", 10}, {"load_hits", 4}}}}}, {"sm1", {{"l1d", {{"loads", 30}, {"load_hits", 6}}}}}, {"icnt", 1}}}};
+  CHECK(*sum_path(stats, "total.sm*.l1d.loads") == 40);
+  CHECK(*sum_path(stats, "total.sm1.l1d.load_hits") == 6);
+  CHECK(*sum_path(stats, "launches.1.thread_instructions") == 100);
+  CHECK_FALSE(sum_path(stats, "total.sm*.l2.loads"));
+  CHECK_FALSE(sum_path(stats, "launches.7.thread_instructions"));
+  Metric ratio;
+  ratio.name = "hit";
+  ratio.numerator = "total.sm*.l1d.load_hits";
+  ratio.denominator = "total.sm*.l1d.loads";
+  CHECK(*evaluate(ratio, stats, 0) == Approx(0.25));
+  auto builtin = [](const char* n) { return Metric::from_json(n, "t"); };
+  CHECK(*evaluate(builtin("ipc"), stats, 0) == Approx(4.0));
+  CHECK(*evaluate(builtin("warp_ipc"), stats, 0) == Approx(0.15));
+  CHECK(*evaluate(builtin("cycles"), stats, 0) == 100);
+  CHECK(*evaluate(builtin("host_seconds"), stats, 2.5) == 2.5);
+  ratio.denominator = "total.icnt.missing";
+  CHECK_FALSE(evaluate(ratio, stats, 0));
+}
