@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "study/study_results.h"
@@ -212,7 +213,7 @@ void run_slurm(const Plan& plan, const std::vector<std::string>& ids, const Engi
   {
     std::ofstream f(script);
     f << "#!/bin/bash\n"
-      << "#SBATCH --job-name=gputlm-" << fs::path(plan.results_dir).filename().string() << "\n"
+      << "#SBATCH --job-name=gputlm-" << plan.study << "\n"
       << "#SBATCH --array=0-" << ids.size() - 1 << (o.workers ? "%" + std::to_string(o.workers) : "") << "\n"
       << "#SBATCH --output=" << (dir / "task-%a.out").string() << "\n"
       << "#SBATCH --ntasks=1\n";
@@ -246,9 +247,42 @@ void run_slurm(const Plan& plan, const std::vector<std::string>& ids, const Engi
                  out.slurm_job.c_str(), out.slurm_job.c_str());
     return;
   }
-  // SLURM's own word on each task, kept beside the results.
+  // SLURM's own word on each task, kept beside the results: sacct where accounting is on,
+  // else the controller's record (kept MinJobAge seconds after the job ends).
   std::string acct = capture({"sacct", "-j", out.slurm_job, "--format=JobID,State,ExitCode", "-P", "-n"}, &code);
-  std::ofstream(dir / "sacct.txt") << acct;
+  std::map<std::size_t, std::string> state;
+  if (code == 0 && !acct.empty()) {
+    std::ofstream(dir / "sacct.txt") << acct;
+    std::istringstream in(acct);
+    for (std::string line; std::getline(in, line);) {  // 12_3|FAILED|1:0 (steps "12_3.batch" skipped)
+      const auto us = line.find('_'), sep = line.find('|');
+      if (us == std::string::npos || sep == std::string::npos || line.find('.') < sep) continue;
+      const std::string task = line.substr(us + 1, sep - us - 1);
+      if (task.empty() || task.find_first_not_of("0123456789") != std::string::npos) continue;
+      std::string rest = line.substr(sep + 1);
+      const auto sep2 = rest.find('|');
+      state[std::stoul(task)] = rest.substr(0, sep2) + ", exit " + (sep2 == std::string::npos ? "?" : rest.substr(sep2 + 1));
+    }
+  } else {
+    acct = capture({"scontrol", "show", "job", "-o", out.slurm_job}, &code);
+    std::ofstream(dir / "scontrol.txt") << acct;
+    std::istringstream in(acct);
+    auto field = [](const std::string& line, const std::string& key) {
+      const auto at = line.find(" " + key + "=");
+      if (at == std::string::npos) return std::string();
+      const auto from = at + key.size() + 2;
+      return line.substr(from, line.find(' ', from) - from);
+    };
+    for (std::string line; std::getline(in, line);) {
+      const std::string task = field(line, "ArrayTaskId");
+      if (task.empty() || task.find_first_not_of("0123456789") != std::string::npos) continue;
+      state[std::stoul(task)] = field(line, "JobState") + ", exit " + field(line, "ExitCode");
+    }
+  }
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    out.slurm_tasks[ids[i]] = "SLURM task " + std::to_string(i) + ": " +
+                              (state.count(i) ? state[i] : std::string("state unknown")) + ", log " +
+                              (dir / ("task-" + std::to_string(i) + ".out")).string();
 }
 
 }  // namespace
@@ -292,6 +326,8 @@ RunOutcome run_plan(const Plan& plan, const StudySpec& study, const EngineOption
   else throw StudyError("unknown engine '" + opts.engine + "' (local, parallel, slurm)");
   if (opts.engine == "slurm" && !opts.wait) return out;
   out.failures = collect_failures(plan, pending);
+  for (Failure& f : out.failures)
+    if (out.slurm_tasks.count(f.id)) f.error += " [" + out.slurm_tasks[f.id] + "]";
   return out;
 }
 

@@ -4,6 +4,7 @@
 // only starts `gputlm study job RESULTS ID` processes; results are read back from files.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct RunOutcome {
   std::size_t total = 0, skipped = 0, ran = 0;
   std::vector<Failure> failures;
   std::string slurm_job;  // the array's job id (slurm)
+  std::map<std::string, std::string> slurm_tasks;  // job id -> "task N: STATE, exit C:S, log FILE"
   bool interrupted = false;
 };
 

@@ -88,6 +88,7 @@ const Job& Plan::job(const std::string& id) const {
 
 Plan make_plan(const StudySpec& study, const PlanOptions& opts) {
   Plan plan;
+  plan.study = study.name;
   plan.size_set = opts.size_set;
   plan.exe = opts.exe;
   plan.results_dir = opts.results_dir;

@@ -31,7 +31,7 @@ struct PlanOptions {
 };
 
 struct Plan {
-  std::string size_set, binary_hash, results_dir, exe;
+  std::string study, size_set, binary_hash, results_dir, exe;
   std::vector<std::string> sizes, workloads;
   std::vector<Cell> cells;
   std::vector<Job> jobs;
