@@ -233,11 +233,21 @@ void run_slurm(const Plan& plan, const std::vector<std::string>& ids, const Engi
   if (!o.wait) return;
   StopSignals stop;
   Progress bar(ids.size(), o.progress);
+  int unreachable = 0;
   while (!g_stop) {
     std::string q = capture({"squeue", "-h", "-j", out.slurm_job, "-o", "%i"}, &code);
     std::size_t failed = 0;
     bar.update(count_finished(plan, ids, &failed), failed);
-    if (code != 0 || q.find_first_not_of(" \n") == std::string::npos) break;
+    // A job the controller has forgotten is over; a controller that does not answer is not.
+    if (code != 0 && q.find("Invalid job id") == std::string::npos) {
+      if (++unreachable == 30)
+        throw StudyError("squeue keeps failing (" + q.substr(0, q.find('\n')) + "); the array job " + out.slurm_job +
+                         " may still run: `gputlm study status` follows it");
+    } else if (code != 0 || q.find_first_not_of(" \n") == std::string::npos) {
+      break;
+    } else {
+      unreachable = 0;
+    }
     std::this_thread::sleep_for(std::chrono::duration<double>(o.poll_seconds));
   }
   bar.finish();
