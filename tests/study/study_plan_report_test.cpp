@@ -154,3 +154,23 @@ TEST_CASE("study report: normalised metrics, class geomeans, references and fail
   CHECK(rj["rows"].size() == 6);
   CHECK(rj["references"][1]["ratio"].get<double>() == Approx(2.0));
 }
+
+TEST_CASE("study report: a metric added after the jobs ran is read from their statistics", "[study]") {
+  const fs::path dir = scratch("report_late_metric");
+  const std::string exe = (dir / "exe").string();
+  std::ofstream(exe) << "binary";
+  const StudySpec s = read_study(write_study(dir, small_study()));
+  const Plan p = make_plan(s, options(dir, exe));
+  for (const Cell& c : p.cells) {
+    fake_result(p, c.job_id, true, {{"ipc", 10.0}});  // result.json without cycles and l1d_hit_rate
+    const nlohmann::json stats = {{"cycles", c.variant == "lrr" ? 1000 : 500},
+                                  {"total", {{"sm0", {{"l1d", {{"loads", 8}, {"load_hits", 2}}}}}}}};
+    std::ofstream(job_dir(p.results_dir, c.job_id) + "/stats.json") << stats.dump();
+  }
+  const Report r = make_report(s, p);
+  for (const CellRow& row : r.rows) {
+    CHECK(row.value.at("cycles") == (row.cell.variant == "lrr" ? 1000 : 500));
+    CHECK(row.value.at("l1d_hit_rate") == Approx(0.25));
+    if (row.cell.variant == "gto") CHECK(row.norm.at("cycles") == Approx(0.5));
+  }
+}

@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "study/metrics.h"
 #include "study/study_results.h"
 
 namespace gputlm::study {
@@ -65,7 +66,23 @@ std::string plot_script() {
 Report make_report(const StudySpec& study, const Plan& plan) {
   Report rep;
   std::map<std::string, std::optional<JobResult>> results;
-  for (const Job& j : plan.jobs) results[j.id] = read_result(plan.results_dir, j.id);
+  for (const Job& j : plan.jobs) {
+    results[j.id] = read_result(plan.results_dir, j.id);
+    auto& r = results[j.id];
+    if (!r || !r->ok) continue;
+    // A metric added to the study after the job ran is read from its statistics now.
+    nlohmann::json stats;
+    for (const Metric& m : study.metrics) {
+      if (r->metrics.count(m.name)) continue;
+      if (stats.is_null()) {
+        std::ifstream f(fs::path(job_dir(plan.results_dir, j.id)) / "stats.json");
+        if (!f) break;
+        stats = nlohmann::json::parse(f, nullptr, false);
+        if (stats.is_discarded()) break;
+      }
+      if (auto v = evaluate(m, stats, r->host_seconds)) r->metrics[m.name] = *v;
+    }
+  }
   std::vector<std::string> failed_ids;
   for (const Job& j : plan.jobs)
     if (!results[j.id] || !results[j.id]->ok) failed_ids.push_back(j.id);
