@@ -1,0 +1,63 @@
+// The SQLite back end of the transaction recorder: a trace database, after DRAMSys's
+// (one row per transaction and per phase, queried with SQL instead of parsed).
+//
+//   info(key, value)                       run facts: time unit, platform, ...
+//   sockets(id, name, kind, initiator, target, clock, period_ps)
+//   transactions(id, socket, ext_id, command, kind, space, address, size, sm, warp, cta,
+//                pc, status, fail_cause, begin_ps, end_ps, latency_ps,
+//                begin_cycle, end_cycle, latency_cycles)
+//   phases(transaction, phase, begin_ps, end_ps)     phase: 'REQ' or 'RESP'
+//   transactions_view: transactions joined with their socket (socket_name, socket_kind,
+//                      initiator, target)
+//
+// Times are picoseconds of simulated time; cycles are of the socket's clock domain
+// (floor(ps / period_ps)). A refused request (rejection convention) has status
+// 'reservation_fail' or 'nack' and no RESP phase. Rows are inserted through prepared
+// statements in large SQL transactions; a failed write is an error naming the file.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/tlm/transaction_recorder.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace gputlm {
+
+class SqliteTransactionSink : public TransactionSink {
+ public:
+  // Creates `path`, replacing an existing file; throws std::runtime_error naming the path
+  // and SQLite's reason when it cannot.
+  explicit SqliteTransactionSink(const std::string& path);
+  ~SqliteTransactionSink() override;
+  SqliteTransactionSink(const SqliteTransactionSink&) = delete;
+  SqliteTransactionSink& operator=(const SqliteTransactionSink&) = delete;
+
+  void set_info(const std::string& key, const std::string& value);
+  uint32_t attach(const TransactionRecorder& r) override;
+  void finished(uint32_t socket, const TransactionRecord& t) override;
+  // Commits everything and closes the database (throws on a write error). Also done,
+  // without throwing, by the destructor.
+  void close();
+  uint64_t transactions() const { return rows_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  void exec(const char* sql);
+  [[noreturn]] void fail(const std::string& what) const;
+  sqlite3_stmt* prepare(const char* sql);
+  void step(sqlite3_stmt* s);
+
+  std::string path_;
+  sqlite3* db_ = nullptr;
+  sqlite3_stmt *insert_socket_ = nullptr, *insert_transaction_ = nullptr, *insert_phase_ = nullptr,
+               *insert_info_ = nullptr;
+  std::vector<uint64_t> period_ps_;  // by socket
+  uint64_t rows_ = 0;
+  uint64_t rows_in_batch_ = 0;
+};
+
+}  // namespace gputlm
