@@ -9,6 +9,8 @@
 //   phases(transaction, phase, begin_ps, end_ps)     phase: 'REQ' or 'RESP'
 //   transactions_view: transactions joined with their socket (socket_name, socket_kind,
 //                      initiator, target)
+// Indexes (made when the database is closed): phases(transaction_id),
+// transactions(socket, begin_ps).
 //
 // Times are picoseconds of simulated time; cycles are of the socket's clock domain
 // (floor(ps / period_ps)). A refused request (rejection convention) has status
