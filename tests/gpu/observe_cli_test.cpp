@@ -107,7 +107,7 @@ TEST_CASE("gpu_observe timeline is a valid trace-event file with every issue, CT
   for (const auto& e : t["traceEvents"]) {
     const std::string ph = e["ph"];
     const int pid = e["pid"];
-    if (ph == "X" && pid >= 10 && pid < 1000) {
+    if (ph == "X" && pid >= 10 && pid < 10000) {
       ++issues;
       opcodes.insert(e["name"].get<std::string>());
       CHECK(e["args"].contains("warp"));
@@ -155,7 +155,7 @@ TEST_CASE("gpu_observe timeline window holds exactly the window's events", "[gpu
   auto issues = [](const nlohmann::json& t, bool in_window) {
     std::multiset<std::string> out;
     for (const auto& e : t["traceEvents"])
-      if (e["ph"] == "X" && e["pid"] >= 10 && e["pid"] < 1000 && (!in_window || (e["ts"] >= 1000 && e["ts"] < 3000)))
+      if (e["ph"] == "X" && e["pid"] >= 10 && e["pid"] < 10000 && (!in_window || (e["ts"] >= 1000 && e["ts"] < 3000)))
         out.insert(e.dump());
     return out;
   };

@@ -44,9 +44,16 @@ std::unique_ptr<TlmPassThrough> SocketTaps::tap(const char* kind, const std::str
   info.target = target;
   info.clock = clock.name();
   info.period_ps = static_cast<uint64_t>(clock.period().to_seconds() * 1e12 + 0.5);
-  // Several recorders of one kind in one block (the GPU's SM ports) get _0, _1, ...
-  const std::string base = std::string(kind) + "_recorder";
-  auto r = std::make_unique<TransactionRecorder>(sc_core::sc_gen_unique_name(base.c_str(), true), info);
+  // A recorder is created inside the block that binds the socket ("gpu.sm3.l1d_recorder");
+  // the GPU binds every SM's crossbar port, so those are named after their SM
+  // ("gpu.sm3_icnt_recorder").
+  std::string name = std::string(kind) + "_recorder";
+  if (name == "icnt_recorder") {
+    const std::size_t last = initiator.rfind('.');
+    const std::size_t before = last == std::string::npos ? std::string::npos : initiator.rfind('.', last - 1);
+    if (last != std::string::npos) name = initiator.substr(before + 1, last - before - 1) + "_" + name;
+  }
+  auto r = std::make_unique<TransactionRecorder>(name.c_str(), info);
   for (TransactionSink* s : it->second) r->add_sink(*s);
   recorders_.push_back(r.get());
   return r;

@@ -63,7 +63,7 @@ class Timeline : public RunObserverIF,
     std::string kind;
   };
   static uint32_t sm_pid(uint32_t sm) { return 10 + sm; }
-  static uint32_t partition_pid(uint32_t p) { return 1000 + p; }
+  static uint32_t partition_pid(uint32_t p) { return 10000 + p; }  // above every SM (sms <= 1024)
   void open_window(uint64_t cycle);
   void close_window(uint64_t cycle);
   void sample_counters(uint64_t cycle);
