@@ -46,13 +46,18 @@ TEST_CASE("trace_event_writer writes a valid file and cuts slices at the window"
     w.counter(1, "stalls", 100, keys, in, 2);
     w.counter(1, "stalls", 250, keys, out, 2);  // dropped
     CHECK(w.events() == 4 + 4 + 2 + 1);
-    w.close("ns", {{"ts_unit", "core cycle"}});
+    w.close({{"ts_unit", "core cycle"}});
   }
   const nlohmann::json j = read(path);
   const auto problems = gputlm::test::trace_event_problems(j, 100, 200);
   INFO(nlohmann::json(problems).dump(1));
   CHECK(problems.empty());
   CHECK(j["displayTimeUnit"] == "ns");
+  // First in the file, spelled as Perfetto looks for it (it then reads ts in that unit).
+  std::ifstream raw(path);
+  std::string head(40, '\0');
+  raw.read(&head[0], 40);
+  CHECK(head.rfind("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", 0) == 0);
   CHECK(j["otherData"]["ts_unit"] == "core cycle");
   std::map<std::string, nlohmann::json> x;
   int b = 0, e = 0, c = 0;

@@ -19,12 +19,16 @@ void put_number(std::FILE* f, double v) {
 
 }  // namespace
 
-TraceEventWriter::TraceEventWriter(const std::string& path, Window window) : path_(path), window_(window) {
+TraceEventWriter::TraceEventWriter(const std::string& path, Window window, const std::string& display_time_unit)
+    : path_(path), window_(window) {
+  if (display_time_unit != "ns" && display_time_unit != "ms")
+    throw std::invalid_argument("timeline: displayTimeUnit must be \"ns\" or \"ms\"");
   f_ = std::fopen(path.c_str(), "w");
   if (f_ == nullptr)
     throw std::runtime_error("timeline '" + path + "': cannot create it (" + std::strerror(errno) + ")");
   std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
-  std::fputs("{\"traceEvents\":[", f_);
+  // Exactly this spelling, no spaces: Perfetto looks for the literal text.
+  std::fprintf(f_, "{\"displayTimeUnit\":\"%s\",\"traceEvents\":[", display_time_unit.c_str());
 }
 
 TraceEventWriter::~TraceEventWriter() {
@@ -119,10 +123,9 @@ void TraceEventWriter::counter(uint32_t pid, const char* name, double ts, const 
   std::fputs("}}", f_);
 }
 
-void TraceEventWriter::close(const std::string& display_time_unit, const nlohmann::json& other_data) {
+void TraceEventWriter::close(const nlohmann::json& other_data) {
   if (f_ == nullptr) return;
-  std::fprintf(f_, "\n],\n\"displayTimeUnit\":\"%s\",\n\"otherData\":%s\n}\n", escape(display_time_unit).c_str(),
-               other_data.dump().c_str());
+  std::fprintf(f_, "\n],\n\"otherData\":%s\n}\n", other_data.dump().c_str());
   const bool bad = std::ferror(f_) != 0;
   const bool closed = std::fclose(f_) == 0;
   f_ = nullptr;

@@ -4,8 +4,10 @@
 // is never held in memory) and only within a window of time: slices that cross a window
 // edge are cut at it, anything outside is dropped, so that a long run gives a small file.
 //
-// Timestamps are in whatever unit the caller uses (the GPU timeline: core cycles); the
-// viewers read `ts` as microseconds. Process and thread names are metadata ("M") events.
+// Timestamps are in whatever unit the caller uses (the GPU timeline: core cycles).
+// chrome://tracing reads `ts` as microseconds and uses displayTimeUnit only to format
+// times; Perfetto reads `ts` in the displayTimeUnit when it finds the key early in the
+// file, so the writer puts it first. Process and thread names are metadata ("M") events.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +28,8 @@ struct Window {
 class TraceEventWriter {
  public:
   // Creates `path`; throws std::runtime_error naming it when it cannot.
-  TraceEventWriter(const std::string& path, Window window);
+  // display_time_unit: "ns" or "ms" (written as "displayTimeUnit").
+  TraceEventWriter(const std::string& path, Window window, const std::string& display_time_unit = "ns");
   ~TraceEventWriter();
   TraceEventWriter(const TraceEventWriter&) = delete;
   TraceEventWriter& operator=(const TraceEventWriter&) = delete;
@@ -44,9 +47,9 @@ class TraceEventWriter {
   // A counter ("C"): one value per key, from `ts` until the next event of this counter.
   void counter(uint32_t pid, const char* name, double ts, const char* const* keys, const double* values,
                std::size_t n);
-  // Ends the event array, adds displayTimeUnit and otherData, closes the file; throws
-  // naming the file when a write failed.
-  void close(const std::string& display_time_unit, const nlohmann::json& other_data);
+  // Ends the event array, adds otherData, closes the file; throws naming the file when a
+  // write failed.
+  void close(const nlohmann::json& other_data);
   uint64_t events() const { return events_; }
 
   // `s` as the body of a JSON string (quotes, backslashes, control characters escaped).

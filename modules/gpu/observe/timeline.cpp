@@ -90,7 +90,6 @@ void Timeline::observe(Gpu& gpu) {
                       static_cast<int>(partition_pid(p)));
   elf_.assign(std::size_t{cfg.sms} * sm::kElfStalls, 0);
   kaws_.assign(std::size_t{cfg.sms} * sm::kKawsStalls, 0);
-  last_issue_.assign(std::size_t{cfg.sms} * cfg.sm.scheduler.count, 0);
   gpu.cta_scheduler().add_listener(*this);
   gpu.add_run_observer(*this);
   if (gpu.simulated_to() >= begin_) at(gpu.simulated_to());
@@ -161,17 +160,13 @@ void Timeline::sample_counters(uint64_t cycle) {
 }
 
 void Timeline::issued(const sm::WarpInstruction& wi) {
-  const uint32_t schedulers = gpu_->config().sm.scheduler.count;
-  uint64_t& last = last_issue_[std::size_t{wi.sm} * schedulers + wi.issue_scheduler];
-  // A second instruction in the same cycle (dual issue) nests in the first one's slice.
-  const bool second = last == wi.issue_cycle + 1;
-  last = wi.issue_cycle + 1;
   char args[160];
   std::snprintf(args, sizeof args, "{\"warp\":%u,\"pc\":%" PRIu64 ",\"cta\":%d,\"kernel\":%u}", wi.warp, wi.pc,
                 wi.cta_global, wi.kernel_id);
-  const auto c = static_cast<double>(wi.issue_cycle);
-  out_.complete(sm_pid(wi.sm), wi.issue_scheduler + 1, isa::opcode_name(wi.instr->op), second ? c + 0.5 : c,
-                second ? 0.5 : 1.0, args);
+  // A second instruction in the same cycle (dual issue) gets the same one-cycle slice,
+  // which viewers nest under the first: whole cycles, as Perfetto reads ts as whole ns.
+  out_.complete(sm_pid(wi.sm), wi.issue_scheduler + 1, isa::opcode_name(wi.instr->op),
+                static_cast<double>(wi.issue_cycle), 1.0, args);
 }
 
 const std::string& Timeline::label(uint32_t kernel_id) const { return gpu_->kernel_run(kernel_id).label; }
@@ -221,13 +216,13 @@ void Timeline::finish() {
     out_.complete(1, k.stream + 1, name.c_str(), static_cast<double>(k.start_cycle),
                   static_cast<double>(k.end_cycle - k.start_cycle), args.c_str());
   }
-  nlohmann::json other = {{"ts_unit", "core cycle (viewers show it as 1 us)"},
+  nlohmann::json other = {{"ts_unit", "core cycle (ui.perfetto.dev shows it as 1 ns, chrome://tracing as 1 us)"},
                           {"core_mhz", gpu_->config().clocks.core_mhz},
                           {"window_begin", begin_},
                           {"counter_period", counter_period_},
                           {"platform", gpu_->config().name}};
   if (end_ != kNever) other["window_end"] = end_;
-  out_.close("ns", other);
+  out_.close(other);
 }
 
 }  // namespace gputlm::gpu

@@ -2,13 +2,15 @@
 // file for a window of core cycles (begin to end-1: timestamps in [begin, end]), with
 //   process "GPU"            a thread per stream: kernel slices (launch label)
 //   process "SM i"           a thread per warp scheduler: one slice per issued warp
-//                            instruction (name: opcode; args: warp, pc, cta, kernel);
+//                            instruction (name: opcode; args: warp, pc, cta, kernel; a
+//                            dual-issued second one nests in the first one's cycle);
 //                            async slices: CTAs (launch to last warp finished) and the
 //                            transactions of the SM's observed sockets (l1i/l1d/l1c/l1t/icnt);
 //                            counters "stall_elf" and "stall_kaws": the share of the SM's
 //                            scheduler-cycles in each stall class per counter period
 //   process "partition p"    async slices: transactions on the L2 bank and DRAM sockets
-// `ts` is the core cycle (viewers show it as microseconds). Outside the window nothing is
+// `ts` is the core cycle (ui.perfetto.dev shows it as 1 ns: displayTimeUnit "ns";
+// chrome://tracing as 1 us). Outside the window nothing is
 // traced: the schedulers' tracer is installed when the window opens and removed when it
 // closes; transactions and CTAs crossing a window edge are cut at it.
 #pragma once
@@ -77,7 +79,6 @@ class Timeline : public RunObserverIF,
   bool active_ = false, closed_ = false;
   uint64_t next_counter_ = 0, last_counter_ = 0;
   std::vector<uint64_t> elf_, kaws_;  // per SM x class, at last_counter_
-  std::vector<uint64_t> last_issue_;  // per SM x scheduler: cycle + 1 of its last issue slice
   std::vector<Socket> sockets_;
   uint64_t next_id_ = 1;
 };
