@@ -287,6 +287,32 @@ TEST_CASE("gpu_observe observing a run leaves its statistics bit-identical", "[g
   }
 }
 
+TEST_CASE("gpu_observe a deadlocked run leaves a loadable timeline and its in-flight transactions",
+          "[gpu][cli][observe][watchdog]") {
+  const std::string timeline = tmp("dl.json"), db_path = tmp("dl.db");
+  const CliResult r = run_cli("run " + spec("saxpy") + kFermi +
+                              " -p l2.dram.min_latency=4000000000 -p watchdog.cycles=20000 --timeline " + timeline +
+                              " --transactions " + db_path + " --transactions-on icnt,l2,dram");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("deadlock"));
+  const nlohmann::json t = read_json(timeline);
+  const auto problems = gputlm::test::trace_event_problems(t);
+  INFO(nlohmann::json(problems).dump(1));
+  CHECK(problems.empty());
+  CHECK(t["traceEvents"].size() > 100);
+  Db db(db_path);
+  const int64_t in_flight = db.number("SELECT COUNT(*) FROM transactions WHERE status = 'in_flight'");
+  CHECK(in_flight > 0);
+  CHECK(db.number("SELECT value FROM info WHERE key = 'unfinished_transactions'") == in_flight);
+  // Every socket kind on the way to the DRAM holds some: the misses waiting for it.
+  for (const char* kind : {"icnt", "l2", "dram"})
+    CHECK(db.number(std::string("SELECT COUNT(*) FROM transactions_view WHERE status = 'in_flight' AND socket_kind = '") +
+                    kind + "'") > 0);
+  CHECK(db.number("SELECT COUNT(*) FROM transactions WHERE status = 'in_flight' AND end_ps IS NOT NULL") == 0);
+  CHECK(db.number("SELECT COUNT(*) FROM transactions WHERE status = 'in_flight' AND begin_ps IS NULL") == 0);
+}
+
 TEST_CASE("gpu_observe bad observation options are errors naming the cause", "[gpu][cli][observe]") {
   const std::string run = "run " + spec("saxpy") + kFermi;
   struct Case {

@@ -45,7 +45,7 @@ int usage(FILE* out) {
                "  --timeline FILE         write a Chrome/Perfetto trace-event JSON (open it in ui.perfetto.dev\n"
                "                          or chrome://tracing): kernels, CTAs, warp issue per scheduler, stall\n"
                "                          counters per SM, transactions on the --transactions-on sockets;\n"
-               "                          ts = core cycle (shown as microseconds)\n"
+               "                          ts = core cycle (1 ns in ui.perfetto.dev, 1 us in chrome://tracing)\n"
                "  --timeline-window A:B   trace only core cycles A to B-1 (A:  from A to the end)\n"
                "  --timeline-counters N   core cycles between the timeline's stall counters (default 1000)\n"
                "  --transactions FILE     record every transaction on the chosen sockets into an SQLite database\n"

@@ -133,6 +133,18 @@ struct Observation {
       taps.observe(kinds, *database);
     }
   }
+
+  // The run's facts, what was still in flight (nothing, unless the run failed), commit.
+  void close_database(const TimingRunOptions& o, const gpu::GpuConfig& cfg) {
+    if (!database) return;
+    database->set_info("spec", o.spec_path);
+    database->set_info("config", o.config_path);
+    database->set_info("platform", cfg.name);
+    database->set_info("core_mhz", std::to_string(cfg.clocks.core_mhz));
+    database->set_info("unfinished_transactions", std::to_string(taps.open_transactions()));
+    taps.report_unfinished();
+    database->close();
+  }
 };
 
 uint64_t parse_count(const std::string& option, const std::string& text) {
@@ -176,6 +188,15 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
     rep = runtime::run_launch_spec(spec, rt);
   } catch (...) {
     bar.finish();
+    // A run that failed (a deadlock, an execution error) still leaves a timeline that
+    // loads, up to where it stopped, and the database holds what was in flight: often
+    // the views one wants of it.
+    try {
+      if (observe.timeline) observe.timeline->finish();
+      observe.close_database(opts, cfg);
+    } catch (const std::exception&) {
+      // the run's own error is the one to report
+    }
     throw;
   }
   bar.finish();
@@ -238,15 +259,7 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
     j["time_series"] = series->to_json();
   }
   if (observe.timeline) observe.timeline->finish();
-  if (observe.database) {
-    observe.database->set_info("spec", opts.spec_path);
-    observe.database->set_info("config", opts.config_path);
-    observe.database->set_info("platform", cfg.name);
-    observe.database->set_info("core_mhz", std::to_string(cfg.clocks.core_mhz));
-    // Nothing should be in flight once every kernel has completed; say so if something was.
-    observe.database->set_info("unfinished_transactions", std::to_string(observe.taps.open_transactions()));
-    observe.database->close();
-  }
+  observe.close_database(opts, cfg);
 
   if (!opts.stats_path.empty()) {
     std::ofstream f(opts.stats_path);

@@ -116,7 +116,11 @@ uint32_t SqliteTransactionSink::attach(const TransactionRecorder& r) {
   return id;
 }
 
-void SqliteTransactionSink::finished(uint32_t socket, const TransactionRecord& t) {
+void SqliteTransactionSink::finished(uint32_t socket, const TransactionRecord& t) { insert(socket, t, true); }
+
+void SqliteTransactionSink::unfinished(uint32_t socket, const TransactionRecord& t) { insert(socket, t, false); }
+
+void SqliteTransactionSink::insert(uint32_t socket, const TransactionRecord& t, bool done) {
   if (db_ == nullptr) return;
   const auto id = static_cast<sqlite3_int64>(++rows_);
   const auto i64 = [](uint64_t v) { return static_cast<sqlite3_int64>(v); };
@@ -142,29 +146,36 @@ void SqliteTransactionSink::finished(uint32_t socket, const TransactionRecord& t
   } else {
     for (int c : {3, 5, 6, 9, 10, 11, 12, 14}) sqlite3_bind_null(s, c);
   }
-  sqlite3_bind_text(s, 13, status_name(status), -1, SQLITE_STATIC);
-  sqlite3_bind_int64(s, 15, i64(t.begin()));
-  sqlite3_bind_int64(s, 16, i64(t.end()));
-  sqlite3_bind_int64(s, 17, i64(t.end() - t.begin()));
+  sqlite3_bind_text(s, 13, done ? status_name(status) : "in_flight", -1, SQLITE_STATIC);
+  // Times and cycles: an unfinished transaction has a begin only.
   const uint64_t period = period_ps_.at(socket - 1);
-  if (period > 0) {
-    sqlite3_bind_int64(s, 18, i64(t.begin() / period));
-    sqlite3_bind_int64(s, 19, i64(t.end() / period));
-    sqlite3_bind_int64(s, 20, i64(t.end() / period - t.begin() / period));
-  } else {
-    for (int c : {18, 19, 20}) sqlite3_bind_null(s, c);
-  }
+  auto bind_or_null = [&](int column, bool valid, uint64_t v) {
+    if (valid) sqlite3_bind_int64(s, column, i64(v));
+    else sqlite3_bind_null(s, column);
+  };
+  bind_or_null(15, true, t.begin());
+  bind_or_null(16, done, t.end());
+  bind_or_null(17, done, t.end() - t.begin());
+  bind_or_null(18, period > 0, period ? t.begin() / period : 0);
+  bind_or_null(19, done && period > 0, period ? t.end() / period : 0);
+  bind_or_null(20, done && period > 0, period ? t.end() / period - t.begin() / period : 0);
   step(s);
-  auto phase = [&](const char* name, uint64_t b, uint64_t e) {
+  auto phase = [&](const char* name, uint64_t b, uint64_t e, bool ended) {
     sqlite3_stmt* p = insert_phase_;
     sqlite3_bind_int64(p, 1, id);
     sqlite3_bind_text(p, 2, name, -1, SQLITE_STATIC);
     sqlite3_bind_int64(p, 3, i64(b));
-    sqlite3_bind_int64(p, 4, i64(e));
+    if (ended) sqlite3_bind_int64(p, 4, i64(e));
+    else sqlite3_bind_null(p, 4);
     step(p);
   };
-  phase("REQ", t.begin_req, t.end_req);
-  if (!refused) phase("RESP", t.begin_resp, t.end_resp);
+  if (done) {
+    phase("REQ", t.begin_req, t.end_req, true);
+    if (!refused) phase("RESP", t.begin_resp, t.end_resp, true);
+  } else {
+    phase("REQ", t.begin_req, t.end_req, t.request_ended);
+    if (t.response_begun) phase("RESP", t.begin_resp, 0, false);
+  }
   if (++rows_in_batch_ >= kRowsPerCommit) {
     exec("COMMIT; BEGIN");
     rows_in_batch_ = 0;

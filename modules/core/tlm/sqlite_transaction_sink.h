@@ -14,7 +14,9 @@
 //
 // Times are picoseconds of simulated time; cycles are of the socket's clock domain
 // (floor(ps / period_ps)). A refused request (rejection convention) has status
-// 'reservation_fail' or 'nack' and no RESP phase. Rows are inserted through prepared
+// 'reservation_fail' or 'nack' and no RESP phase. A transaction still in flight when the
+// run ended (unfinished(): a deadlock) has status 'in_flight', no end, and its phases so far
+// (a phase not yet ended has no end_ps). Rows are inserted through prepared
 // statements in large SQL transactions; a failed write is an error naming the file.
 #pragma once
 
@@ -41,6 +43,7 @@ class SqliteTransactionSink : public TransactionSink {
   void set_info(const std::string& key, const std::string& value);
   uint32_t attach(const TransactionRecorder& r) override;
   void finished(uint32_t socket, const TransactionRecord& t) override;
+  void unfinished(uint32_t socket, const TransactionRecord& t) override;
   // Commits everything and closes the database (throws on a write error). Also done,
   // without throwing, by the destructor.
   void close();
@@ -52,6 +55,7 @@ class SqliteTransactionSink : public TransactionSink {
   [[noreturn]] void fail(const std::string& what) const;
   sqlite3_stmt* prepare(const char* sql);
   void step(sqlite3_stmt* s);
+  void insert(uint32_t socket, const TransactionRecord& t, bool done);
 
   std::string path_;
   sqlite3* db_ = nullptr;

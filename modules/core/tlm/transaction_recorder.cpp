@@ -1,5 +1,6 @@
 #include "core/tlm/transaction_recorder.h"
 
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 
@@ -127,6 +128,24 @@ void TransactionRecorder::finish(tlm::tlm_generic_payload& gp, TransactionRecord
   open_.erase(&gp);
 }
 
+void TransactionRecorder::report_unfinished() {
+  std::vector<TransactionRecord> open;
+  open_.for_each([&](const void* key, const TransactionRecord& r) {
+    open.push_back(r);
+    const auto* gp = static_cast<const tlm::tlm_generic_payload*>(key);
+    if (const auto* e = gp->get_extension<MemExtension>()) {
+      open.back().has_extension = true;
+      open.back().ext = *e;
+    }
+  });
+  // The table's order follows payload addresses: sort for a deterministic report.
+  std::sort(open.begin(), open.end(), [](const TransactionRecord& a, const TransactionRecord& b) {
+    return a.begin_req != b.begin_req ? a.begin_req < b.begin_req : a.ext.id < b.ext.id;
+  });
+  for (const TransactionRecord& r : open)
+    for (auto& [sink, id] : sinks_) sink->unfinished(id, r);
+}
+
 // A response may be answered inside the call that carried it (END_RESP inside
 // BEGIN_RESP): the inner call finishes the transaction and the outer one finds nothing.
 void TransactionRecorder::before_fw(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& sent) {
@@ -149,14 +168,14 @@ void TransactionRecorder::after_fw(tlm::tlm_generic_payload& gp, const tlm::tlm_
   const uint64_t t = now_ps();
   if (ret == tlm::TLM_COMPLETED) {
     r->end_req = r->begin_resp = r->end_resp = t;
-    r->request_ended = r->completed_at_request = true;
+    r->request_ended = r->response_begun = r->completed_at_request = true;
     finish(gp, *r);
   } else if (phase == tlm::END_REQ) {
     r->end_req = t;
     r->request_ended = true;
   } else if (phase == tlm::BEGIN_RESP) {
     r->end_req = r->begin_resp = t;
-    r->request_ended = true;
+    r->request_ended = r->response_begun = true;
   }
 }
 
@@ -169,7 +188,7 @@ void TransactionRecorder::before_bw(tlm::tlm_generic_payload& gp, const tlm::tlm
   } else if (sent == tlm::BEGIN_RESP) {
     // BEGIN_RESP without END_REQ ends the request phase too.
     if (!r->request_ended) r->end_req = now_ps();
-    r->request_ended = true;
+    r->request_ended = r->response_begun = true;
     r->begin_resp = now_ps();
   }
 }
@@ -191,7 +210,7 @@ void TransactionRecorder::after_b(tlm::tlm_generic_payload& gp, const sc_core::s
   const uint64_t delay = t.value() * ps_per_unit_;
   report_call("b", gp, tlm::UNINITIALIZED_PHASE, tlm::UNINITIALIZED_PHASE, tlm::TLM_COMPLETED, delay);
   if (TransactionRecord* r = open_.find(&gp)) {
-    r->blocking = r->request_ended = true;
+    r->blocking = r->request_ended = r->response_begun = true;
     r->end_req = r->begin_resp = r->end_resp = r->begin_req + delay;
     finish(gp, *r);
   }

@@ -45,6 +45,7 @@ struct TransactionRecord {
   MemExtension ext;            // as at the end of the transaction (status, fail cause)
   uint64_t begin_req = 0, end_req = 0, begin_resp = 0, end_resp = 0;
   bool request_ended = false;         // END_REQ (or a response) seen
+  bool response_begun = false;        // BEGIN_RESP seen
   bool completed_at_request = false;  // TLM_COMPLETED on BEGIN_REQ
   bool blocking = false;              // b_transport
   uint64_t begin() const { return begin_req; }
@@ -59,6 +60,8 @@ class TransactionSink {
   virtual uint32_t attach(const TransactionRecorder& r) = 0;
   virtual void call(uint32_t /*socket*/, const TlmCall& /*c*/) {}
   virtual void finished(uint32_t /*socket*/, const TransactionRecord& /*t*/) {}
+  // A transaction still in flight when the run ended (a deadlock): its phases so far.
+  virtual void unfinished(uint32_t /*socket*/, const TransactionRecord& /*t*/) {}
 };
 
 // What a recorder sits on, for the back ends.
@@ -87,6 +90,8 @@ class TransactionRecorder : public TlmPassThrough {
   uint64_t recorded() const { return recorded_; }     // TLM calls seen
   uint64_t transactions() const { return finished_; }  // transactions finished
   std::size_t open() const { return open_.size(); }    // begun and not finished
+  // Hands every transaction still open to the sinks' unfinished(), oldest first.
+  void report_unfinished();
 
  protected:
   void before_fw(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& sent) override;
@@ -108,6 +113,11 @@ class TransactionRecorder : public TlmPassThrough {
     TransactionRecord& insert(const void* key);
     void erase(const void* key);
     std::size_t size() const { return count_; }
+    template <class F>
+    void for_each(F f) const {
+      for (const Slot& s : slots_)
+        if (s.key) f(s.key, s.rec);
+    }
 
    private:
     struct Slot {

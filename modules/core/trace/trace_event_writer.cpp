@@ -32,7 +32,11 @@ TraceEventWriter::TraceEventWriter(const std::string& path, Window window, const
 }
 
 TraceEventWriter::~TraceEventWriter() {
-  if (f_) std::fclose(f_);
+  // Not closed (an exception on the way): still end the JSON, so the file loads.
+  if (f_) {
+    std::fputs("\n]}\n", f_);
+    std::fclose(f_);
+  }
 }
 
 std::string TraceEventWriter::escape(const std::string& s) {

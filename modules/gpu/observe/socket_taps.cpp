@@ -66,3 +66,11 @@ std::size_t SocketTaps::open_transactions() const {
 }
 
 }  // namespace gputlm::gpu
+
+namespace gputlm::gpu {
+
+void SocketTaps::report_unfinished() {
+  for (TransactionRecorder* r : recorders_) r->report_unfinished();
+}
+
+}  // namespace gputlm::gpu

@@ -35,13 +35,15 @@ class SocketTaps : public SocketTapIF {
   std::unique_ptr<TlmPassThrough> tap(const char* kind, const std::string& initiator, const std::string& target,
                                       const ClockDomain& clock) override;
   // The recorders made so far (owned by the blocks they sit in).
-  const std::vector<const TransactionRecorder*>& recorders() const { return recorders_; }
+  const std::vector<TransactionRecorder*>& recorders() const { return recorders_; }
   // Transactions begun and not finished, over every recorder (0 after a complete run).
   std::size_t open_transactions() const;
+  // Hands them to the sinks (TransactionRecorder::report_unfinished), recorder by recorder.
+  void report_unfinished();
 
  private:
   std::map<std::string, std::vector<TransactionSink*>> sinks_;
-  std::vector<const TransactionRecorder*> recorders_;
+  std::vector<TransactionRecorder*> recorders_;
 };
 
 }  // namespace gputlm::gpu
