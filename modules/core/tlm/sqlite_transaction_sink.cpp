@@ -19,9 +19,13 @@ CREATE TABLE transactions(id INTEGER PRIMARY KEY, socket INTEGER NOT NULL REFERE
                           command TEXT, kind TEXT, space TEXT, address INTEGER, size INTEGER, sm INTEGER,
                           warp INTEGER, cta INTEGER, pc INTEGER, status TEXT, fail_cause TEXT,
                           begin_ps INTEGER, end_ps INTEGER, latency_ps INTEGER,
-                          begin_cycle INTEGER, end_cycle INTEGER, latency_cycles INTEGER);
-CREATE TABLE phases(transaction_id INTEGER NOT NULL REFERENCES transactions(id), phase TEXT NOT NULL,
-                    begin_ps INTEGER, end_ps INTEGER);
+                          begin_cycle INTEGER, end_cycle INTEGER, latency_cycles INTEGER,
+                          req_end_ps INTEGER, resp_begin_ps INTEGER);
+CREATE VIEW phases AS
+  SELECT id AS transaction_id, 'REQ' AS phase, begin_ps, req_end_ps AS end_ps FROM transactions
+  UNION ALL
+  SELECT id AS transaction_id, 'RESP' AS phase, resp_begin_ps AS begin_ps, end_ps FROM transactions
+    WHERE resp_begin_ps IS NOT NULL;
 CREATE VIEW transactions_view AS
   SELECT t.*, s.name AS socket_name, s.kind AS socket_kind, s.initiator AS initiator, s.target AS target
   FROM transactions t JOIN sockets s ON s.id = t.socket;
@@ -54,9 +58,8 @@ SqliteTransactionSink::SqliteTransactionSink(const std::string& path) : path_(pa
       prepare("INSERT INTO sockets(id, name, kind, initiator, target, clock, period_ps) VALUES(?, ?, ?, ?, ?, ?, ?)");
   insert_transaction_ = prepare(
       "INSERT INTO transactions(id, socket, ext_id, command, kind, space, address, size, sm, warp, cta, pc, status, "
-      "fail_cause, begin_ps, end_ps, latency_ps, begin_cycle, end_cycle, latency_cycles) "
-      "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  insert_phase_ = prepare("INSERT INTO phases(transaction_id, phase, begin_ps, end_ps) VALUES(?, ?, ?, ?)");
+      "fail_cause, begin_ps, end_ps, latency_ps, begin_cycle, end_cycle, latency_cycles, req_end_ps, resp_begin_ps) "
+      "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   set_info("time_unit", "ps");
   exec("BEGIN");
 }
@@ -159,23 +162,11 @@ void SqliteTransactionSink::insert(uint32_t socket, const TransactionRecord& t, 
   bind_or_null(18, period > 0, period ? t.begin() / period : 0);
   bind_or_null(19, done && period > 0, period ? t.end() / period : 0);
   bind_or_null(20, done && period > 0, period ? t.end() / period - t.begin() / period : 0);
+  // The phases: REQ [begin_ps, req_end_ps], RESP [resp_begin_ps, end_ps]; a refusal has
+  // no RESP, an unfinished transaction the phases it began (ends unknown).
+  bind_or_null(21, done || t.request_ended, t.end_req);
+  bind_or_null(22, done ? !refused : t.response_begun, t.begin_resp);
   step(s);
-  auto phase = [&](const char* name, uint64_t b, uint64_t e, bool ended) {
-    sqlite3_stmt* p = insert_phase_;
-    sqlite3_bind_int64(p, 1, id);
-    sqlite3_bind_text(p, 2, name, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(p, 3, i64(b));
-    if (ended) sqlite3_bind_int64(p, 4, i64(e));
-    else sqlite3_bind_null(p, 4);
-    step(p);
-  };
-  if (done) {
-    phase("REQ", t.begin_req, t.end_req, true);
-    if (!refused) phase("RESP", t.begin_resp, t.end_resp, true);
-  } else {
-    phase("REQ", t.begin_req, t.end_req, t.request_ended);
-    if (t.response_begun) phase("RESP", t.begin_resp, 0, false);
-  }
   if (++rows_in_batch_ >= kRowsPerCommit) {
     exec("COMMIT; BEGIN");
     rows_in_batch_ = 0;
@@ -184,15 +175,14 @@ void SqliteTransactionSink::insert(uint32_t socket, const TransactionRecord& t, 
 
 void SqliteTransactionSink::close() {
   if (db_ == nullptr) return;
-  for (sqlite3_stmt* s : {insert_info_, insert_socket_, insert_transaction_, insert_phase_}) sqlite3_finalize(s);
-  insert_info_ = insert_socket_ = insert_transaction_ = insert_phase_ = nullptr;
+  for (sqlite3_stmt* s : {insert_info_, insert_socket_, insert_transaction_}) sqlite3_finalize(s);
+  insert_info_ = insert_socket_ = insert_transaction_ = nullptr;
   sqlite3* db = db_;
   std::string error;
   char* err = nullptr;
-  // Indexes after the bulk inserts (cheaper than maintaining them row by row): phases by
-  // transaction, transactions by socket and by begin time.
+  // An index after the bulk inserts (cheaper than maintaining it row by row): the
+  // transactions of a socket in time order.
   const char* finish =
-      "CREATE INDEX phases_transaction ON phases(transaction_id);"
       "CREATE INDEX transactions_socket ON transactions(socket, begin_ps);"
       "COMMIT";
   if (sqlite3_exec(db, finish, nullptr, nullptr, &err) != SQLITE_OK) {
