@@ -15,7 +15,7 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/gputlmConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/gputlmConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/gputlmConfig.cmake ${PROJECT_BINARY_DIR}/gputlmConfigVersion.cmake
-  ${PROJECT_SOURCE_DIR}/cmake/SystemC.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gputlm)
+  ${PROJECT_SOURCE_DIR}/cmake/SystemC.cmake ${PROJECT_SOURCE_DIR}/cmake/SQLite3.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gputlm)
 
 # pkg-config: link order follows dependency order (platforms before gpu before sm ...).
 set(GPUTLM_PC_LIBS "")

@@ -20,7 +20,7 @@ sm::CtaDemand cta_demand(const isa::GridExecution& grid, uint32_t warp_size, uin
 }
 }  // namespace
 
-Gpu::Gpu(sc_core::sc_module_name name, GpuConfig cfg)
+Gpu::Gpu(sc_core::sc_module_name name, GpuConfig cfg, SocketTapIF* taps)
     : sc_core::sc_module(name),
       cfg_([&] {
         cfg.validate();
@@ -33,10 +33,13 @@ Gpu::Gpu(sc_core::sc_module_name name, GpuConfig cfg)
       stats_(basename()) {
   // cfg_.validate() made the crossbar's ports follow `sms` and `partitions`.
   memory_ = std::make_unique<MemorySystem>("memory", MemorySystemConfig{cfg_.interconnect, cfg_.l2}, icnt_clock_,
-                                           l2_clock_, dram_clock_, stats_, MemoryStatsPlacement::parent);
+                                           l2_clock_, dram_clock_, stats_, MemoryStatsPlacement::parent, taps);
   for (uint32_t i = 0; i < cfg_.sms; ++i) {
-    sms_.push_back(std::make_unique<sm::Sm>(("sm" + std::to_string(i)).c_str(), cfg_.sm, i, cfg_.sms, core_, stats_));
-    sms_.back()->memory_socket().bind(memory_->sm_side());
+    sms_.push_back(
+        std::make_unique<sm::Sm>(("sm" + std::to_string(i)).c_str(), cfg_.sm, i, cfg_.sms, core_, stats_, taps));
+    sm::Sm& s = *sms_.back();
+    bind_tapped(s.memory_socket(), memory_->sm_side(), taps, "icnt", std::string(s.name()) + ".mem_port",
+                memory_->interconnect().name(), core_, taps_);
   }
   cta_scheduler_ = std::make_unique<CtaScheduler>("cta_scheduler", cfg_.cta_scheduler, core_, stats_);
   for (auto& s : sms_) cta_scheduler_->add_sm(*s);
@@ -96,6 +99,11 @@ void Gpu::set_progress_callback(std::function<void(uint64_t)> cb, uint64_t perio
   progress_period_ = std::max<uint64_t>(1, period);
 }
 
+uint64_t Gpu::kernel_thread_instructions(uint32_t id) const {
+  if (id >= kernels_.size()) throw std::out_of_range("gpu: no kernel with id " + std::to_string(id));
+  return kernels_[id].grid->counters().thread_instructions;
+}
+
 uint64_t Gpu::progress() const {
   uint64_t p = memory_->progress();
   for (const Kernel& k : kernels_) p += k.grid->counters().warp_instructions;
@@ -148,8 +156,47 @@ std::string Gpu::state_dump() const {
   return os.str();
 }
 
+void Gpu::notify_observers() {
+  for (RunObserverIF* o : observers_)
+    if (o->next_stop() <= simulated_to_) o->at(simulated_to_);
+}
+
+// Runs the simulation up to core cycle `until` as one sc_start would, in pieces that
+// end at the observers' stops: the run is the same with or without observers, down to
+// the time it ends (which cycle-weighted statistics such as DRAM cycles count up to).
+// sc_start(t, SC_EXIT_ON_STARVATION) processes the events before its end time and leaves
+// the time at the last one processed (or at the end time when an event waits there), so
+// a piece without any event is skipped rather than started: started, it would move
+// nothing (and SystemC would warn), and the pieces together process the same events and
+// end at the same time as the whole.
+void Gpu::simulate_until(uint64_t until) {
+  while (true) {
+    uint64_t piece = until;
+    const uint64_t now = core_.now();
+    for (const RunObserverIF* o : observers_) piece = std::min(piece, std::max(o->next_stop(), now + 1));
+    const sc_core::sc_time end = core_.time_of(piece);
+    const bool started = sc_core::sc_get_status() == sc_core::SC_PAUSED;
+    if (!started || (sc_core::sc_pending_activity() &&
+                     sc_core::sc_time_stamp() + sc_core::sc_time_to_pending_activity() <= end)) {
+      try {
+        sc_core::sc_start(end - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
+      } catch (const sc_core::sc_report& e) {
+        // A process threw (an execution error of the functional model, a protocol error):
+        // SystemC reports it as an sc_report carrying the original message.
+        throw SimulationError(std::string(e.get_msg()) + " (at core cycle " + std::to_string(core_.now()) + ")");
+      }
+    }
+    // Every event before `end` has been processed; starved, nothing will ever happen again.
+    const bool starved = !sc_core::sc_pending_activity();
+    simulated_to_ = starved ? std::max(simulated_to_, core_.now() + 1) : piece;
+    if (!observers_.empty()) notify_observers();
+    if (starved || piece == until) return;
+  }
+}
+
 void Gpu::run() {
   uint64_t next_report = core_.now() + progress_period_;
+  notify_observers();
   while (!cta_scheduler_->idle()) {
     const uint64_t now = core_.now();
     if (cfg_.max_cycles && now >= cfg_.max_cycles)
@@ -157,13 +204,7 @@ void Gpu::run() {
                             state_dump());
     uint64_t until = progress_cb_ ? std::min(next_report, now + 65536) : now + 65536;
     if (cfg_.max_cycles) until = std::min(until, cfg_.max_cycles);
-    try {
-      sc_core::sc_start(core_.time_of(until) - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
-    } catch (const sc_core::sc_report& e) {
-      // A process threw (an execution error of the functional model, a protocol error):
-      // SystemC reports it as an sc_report carrying the original message.
-      throw SimulationError(std::string(e.get_msg()) + " (at core cycle " + std::to_string(core_.now()) + ")");
-    }
+    simulate_until(until);
     if (deadlock_) throw DeadlockError(*deadlock_);
     if (cta_scheduler_->idle()) break;
     if (!sc_core::sc_pending_activity())

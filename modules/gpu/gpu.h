@@ -28,8 +28,10 @@
 
 #include "core/clock/clock_domain.h"
 #include "core/stats/stats.h"
+#include "core/tlm/socket_tap.h"
 #include "gpu/cta_scheduler/cta_scheduler.h"
 #include "gpu/gpu_config.h"
+#include "gpu/observe/run_observer.h"
 #include "gpu/watchdog/watchdog.h"
 #include "isa/exec/functional_executor.h"
 #include "mem/interconnect/interconnect.h"
@@ -73,8 +75,10 @@ struct KernelRun {
 
 class Gpu : public sc_core::sc_module, private CtaSchedulerListener {
  public:
-  // Validates cfg (config::ConfigError naming the key).
-  Gpu(sc_core::sc_module_name name, GpuConfig cfg);
+  // Validates cfg (config::ConfigError naming the key). `taps` may put observers on
+  // sockets (docs/observability.md): each SM's L1 sockets and its port to the crossbar
+  // ("icnt"), each partition's L2 bank and DRAM channel.
+  Gpu(sc_core::sc_module_name name, GpuConfig cfg, SocketTapIF* taps = nullptr);
   ~Gpu() override;
 
   struct LaunchOptions {
@@ -92,6 +96,13 @@ class Gpu : public sc_core::sc_module, private CtaSchedulerListener {
   void run();
   // Called about every `period` core cycles during run() (progress bars).
   void set_progress_callback(std::function<void(uint64_t cycle)> cb, uint64_t period = 100000);
+  // run() stops at the observer's cycles and lets it look (not owned; outlives the runs).
+  void add_run_observer(RunObserverIF& o) { observers_.push_back(&o); }
+  // Every core cycle before this one has been simulated (and none after, but for
+  // cycles without any event).
+  uint64_t simulated_to() const { return simulated_to_; }
+  // Thread instructions the kernel with this id has issued so far.
+  uint64_t kernel_thread_instructions(uint32_t id) const;
 
   const KernelRun& kernel_run(uint32_t id) const;
   const std::deque<KernelRun>& kernel_runs() const { return runs_; }
@@ -122,6 +133,8 @@ class Gpu : public sc_core::sc_module, private CtaSchedulerListener {
   void kernel_admitted(const KernelRecord& r) override;
   void kernel_completed(const KernelRecord& r) override;
   void watchdog_fired(uint64_t cycle, uint64_t stalled_since);
+  void notify_observers();
+  void simulate_until(uint64_t until);
 
   GpuConfig cfg_;
   ClockDomain core_, icnt_clock_, l2_clock_, dram_clock_;
@@ -130,11 +143,14 @@ class Gpu : public sc_core::sc_module, private CtaSchedulerListener {
   std::vector<std::unique_ptr<sm::Sm>> sms_;
   std::unique_ptr<CtaScheduler> cta_scheduler_;
   std::unique_ptr<Watchdog> watchdog_;
+  std::vector<std::unique_ptr<TlmPassThrough>> taps_;  // observers on the SM -> crossbar sockets
   std::deque<Kernel> kernels_;  // parallel to runs_, by kernel id
   std::deque<KernelRun> runs_;
   std::optional<std::string> deadlock_;
   std::function<void(uint64_t)> progress_cb_;
   uint64_t progress_period_ = 100000;
+  std::vector<RunObserverIF*> observers_;
+  uint64_t simulated_to_ = 0;
 };
 
 }  // namespace gputlm::gpu

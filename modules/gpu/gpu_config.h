@@ -55,6 +55,7 @@ struct GpuConfig {
   uint32_t sms = 15;
   uint32_t partitions = 6;
   uint64_t max_cycles = 0;
+  uint64_t sample_period = 0;
   ClockConfig clocks;
   sm::SmConfig sm;
   CtaSchedulerConfig cta_scheduler;
@@ -71,6 +72,10 @@ struct GpuConfig {
     v.param("partitions", partitions,
             "memory partitions: one L2 bank and one DRAM channel each (-gpgpu_n_mem)", config::in_range(1, 64));
     v.param("max_cycles", max_cycles, "end a run with an error after this many core cycles (0: no limit)",
+            config::at_least(0));
+    v.param("sample_period", sample_period,
+            "core cycles between time-series samples (IPC, hit rates, DRAM bandwidth, stall classes) in the "
+            "statistics JSON's \"time_series\"; 0: no time series (gputlm run --sample-every N sets it)",
             config::at_least(0));
     v.group("clocks", clocks, "clock domains");
     v.group("sm", sm, "every SM");

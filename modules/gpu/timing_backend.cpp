@@ -2,8 +2,8 @@
 
 namespace gputlm::gpu {
 
-TimingBackend::TimingBackend(const GpuConfig& cfg, isa::ExecOptions exec)
-    : gpu_(std::make_unique<Gpu>("gpu", cfg)), exec_(exec) {}
+TimingBackend::TimingBackend(const GpuConfig& cfg, isa::ExecOptions exec, SocketTapIF* taps)
+    : gpu_(std::make_unique<Gpu>("gpu", cfg, taps)), exec_(exec) {}
 
 TimingBackend::~TimingBackend() = default;
 

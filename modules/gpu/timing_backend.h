@@ -20,7 +20,8 @@ namespace gputlm::gpu {
 class TimingBackend : public runtime::ExecutionBackend {
  public:
   // Elaborates the GPU (SystemC allows one elaboration per process: one TimingBackend).
-  explicit TimingBackend(const GpuConfig& cfg, isa::ExecOptions exec = {});
+  // `taps`: observers on sockets (Gpu), not owned.
+  explicit TimingBackend(const GpuConfig& cfg, isa::ExecOptions exec = {}, SocketTapIF* taps = nullptr);
   ~TimingBackend() override;
 
   std::string name() const override { return "timing (" + gpu_->config().name + ")"; }

@@ -21,7 +21,7 @@ LsuPlacement placement(const SmConfig& cfg, uint32_t sm_id, uint32_t num_sms) {
 }  // namespace
 
 Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32_t num_sms,
-       const ClockDomain& core_clock, stats::Group& parent)
+       const ClockDomain& core_clock, stats::Group& parent, SocketTapIF* taps)
     : sc_core::sc_module(name),
       sm_id_(sm_id),
       cfg_(validated(cfg)),
@@ -37,7 +37,7 @@ Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32
       writeback_("writeback", cfg_.exec.writeback_ports, cfg_.exec.writeback_buffer, core_clock, group_) {
   core_.set_num_sms(num_sms);
   // Front half <-> caches.
-  core_.fetch().l1i.bind(l1i_.upstream);
+  bind_tapped(core_.fetch().l1i, l1i_.upstream, taps, "l1i", core_.fetch().name(), l1i_.name(), core_clock, taps_);
   core_.fetch().l1i_status.bind(l1i_.status_export);
   core_.fetch().l1d_status.bind(l1d_.status_export);
   l1i_.set_access_hook([this](const mem::AccessRecord& r) { core_.fetch().observe_l1i(r); });
@@ -64,9 +64,9 @@ Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32
   }
   lsu_.out.bind(writeback_.in);
   lsu_.writeback_status.bind(writeback_.status_export);
-  lsu_.l1d.bind(l1d_.upstream);
-  lsu_.l1c.bind(l1c_.upstream);
-  lsu_.l1t.bind(l1t_.upstream);
+  bind_tapped(lsu_.l1d, l1d_.upstream, taps, "l1d", lsu_.name(), l1d_.name(), core_clock, taps_);
+  bind_tapped(lsu_.l1c, l1c_.upstream, taps, "l1c", lsu_.name(), l1c_.name(), core_clock, taps_);
+  bind_tapped(lsu_.l1t, l1t_.upstream, taps, "l1t", lsu_.name(), l1t_.name(), core_clock, taps_);
   lsu_.l1d_status.bind(l1d_.status_export);
   writeback_.out.bind(core_.writeback_in);
 

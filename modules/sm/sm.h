@@ -26,6 +26,7 @@
 #include "core/clock/clock_domain.h"
 #include "core/clock/clocked_process.h"
 #include "core/stats/stats.h"
+#include "core/tlm/socket_tap.h"
 #include "mem/cache/cache.h"
 #include "sm/exec/exec_unit.h"
 #include "sm/exec/writeback.h"
@@ -42,8 +43,10 @@ class Sm : public sc_core::sc_module, public SmCtaIF {
  public:
   // Validates cfg (config::ConfigError naming "sm.<key>"). Statistics go to group
   // "sm<sm_id>" under `parent`. num_sms: SMs of the GPU (the LSU's local-memory map).
+  // `taps` may put an observer on the sockets fetch->L1I ("l1i") and LSU->L1D/L1C/L1T
+  // ("l1d", "l1c", "l1t").
   Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32_t num_sms,
-     const ClockDomain& core_clock, stats::Group& parent);
+     const ClockDomain& core_clock, stats::Group& parent, SocketTapIF* taps = nullptr);
   ~Sm() override;
 
   // SmCtaIF
@@ -90,6 +93,7 @@ class Sm : public sc_core::sc_module, public SmCtaIF {
   std::vector<std::unique_ptr<ExecUnit>> units_;
   Lsu lsu_;
   Writeback writeback_;
+  std::vector<std::unique_ptr<TlmPassThrough>> taps_;  // observers on sockets, when asked for
   std::unique_ptr<ClockedProcess> process_;
 };
 

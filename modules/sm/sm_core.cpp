@@ -209,6 +209,23 @@ bool SmCore::tick_fetch(uint64_t cycle) {
   return decode_busy || fetch_busy;
 }
 
+void SmCore::set_issue_tracer(IssueTracerIF* t) {
+  for (auto& s : schedulers_) s->set_issue_tracer(t);
+}
+
+void SmCore::stall_cycles(uint64_t cycle, uint64_t* elf, uint64_t* kaws) const {
+  for (int i = 0; i < kElfStalls; ++i) elf[i] = shared_.stall_elf.value(static_cast<std::size_t>(i), stats::View::Total);
+  for (int i = 0; i < kKawsStalls; ++i)
+    kaws[i] = shared_.stall_kaws.value(static_cast<std::size_t>(i), stats::View::Total);
+  // As tick_issue() will account them: cycles after the last tick keep its classes.
+  if (resident_ctas_ == 0 || !ticked_while_resident_ || cycle <= last_tick_ + 1) return;
+  const uint64_t pending = cycle - 1 - last_tick_;
+  for (const auto& s : schedulers_) {
+    elf[static_cast<int>(s->last_elf_stall())] += pending;
+    kaws[static_cast<int>(s->last_kaws_stall())] += pending;
+  }
+}
+
 uint64_t SmCore::instructions_in_flight() const {
   uint64_t n = 0;
   for (uint32_t w = 0; w < table_.size(); ++w)

@@ -75,6 +75,15 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
   // True when nothing is resident or in flight (end-of-run check).
   bool idle() const;
 
+  // --- observation -----------------------------------------------------------------------
+  // Every scheduler reports its issues to `t` (null: none).
+  void set_issue_tracer(IssueTracerIF* t);
+  // Scheduler-cycles without issue so far by ELF class (elf[kElfStalls]) and KAWS class
+  // (kaws[kKawsStalls]) in the core cycles before `cycle` (all simulated), counting the
+  // cycles a sleeping SM accounts only when it wakes. Reads only: sampling never changes
+  // the run.
+  void stall_cycles(uint64_t cycle, uint64_t* elf, uint64_t* kaws) const;
+
  private:
   struct CtaSlot {
     bool valid = false;

@@ -72,6 +72,29 @@ TEST_CASE("stats sampler records time series at period boundaries", "[stats]") {
   CHECK_THROWS_WITH(Sampler(root, 10, {"nope"}), Catch::Contains("no statistic 'nope'"));
 }
 
+TEST_CASE("stats sampler probes and a forced last sample", "[stats]") {
+  Group root("top");
+  Counter c(root, "c", "counter");
+  double outside = 0;
+  Sampler s(root, 100, {"c"});
+  s.add_probe("twice", [&] { return 2.0 * static_cast<double>(c.value(View::Total)) + outside; });
+  s.sample(0);
+  CHECK(s.next_sample() == 100);
+  c.add(3);
+  outside = 1;
+  s.sample(99);  // not a boundary
+  s.sample(100);
+  c.add(1);
+  s.sample_now(130);  // the end of a run
+  s.sample_now(130);  // once only
+  CHECK(s.cycles() == std::vector<uint64_t>{0, 100, 130});
+  CHECK(s.names() == std::vector<std::string>{"c", "twice"});
+  CHECK(s.values(0) == std::vector<double>{0, 3, 4});
+  CHECK(s.values(1) == std::vector<double>{0, 7, 9});
+  CHECK(s.next_sample() == 200);
+  CHECK_THROWS_WITH(s.add_probe("late", [] { return 0.0; }), Catch::Contains("after the first sample"));
+}
+
 TEST_CASE("stats epoch report gives per-kernel and total JSON", "[stats]") {
   Group gpu("gpu");
   Counter insts(gpu, "warp_instructions", "issued");

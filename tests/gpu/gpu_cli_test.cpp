@@ -15,39 +15,17 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli_run.h"
 #include "stream_spec.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliResult {
-  int exit_code = -1;
-  std::string output;
-};
-
-CliResult run_cli(const std::string& args) {
-  fs::create_directories(GPUTLM_GPU_TEST_TMP);
-  // One output file per test process: ctest runs tests of this file in parallel.
-  const std::string out = std::string(GPUTLM_GPU_TEST_TMP) + "/cli_output_" + std::to_string(::getpid()) + ".txt";
-  const std::string cmd = std::string(GPUTLM_CLI) + " " + args + " > " + out + " 2>&1";
-  const int status = std::system(cmd.c_str());
-  CliResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream f(out);
-  r.output.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-  return r;
-}
-
-std::string spec(const std::string& name) {
-  return std::string(GPUTLM_WORKLOADS_BUILD_DIR) + "/" + name + "/small/spec.json";
-}
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream f(path);
-  REQUIRE(f);
-  return nlohmann::json::parse(f);
-}
+using gputlm::test::CliResult;
+using gputlm::test::read_json;
+using gputlm::test::run_cli;
+using gputlm::test::spec;
 
 }  // namespace
 

@@ -1,6 +1,8 @@
-// `gputlm run SPEC.json (--functional | --config GPU.json [-p key=value]... [--progress])
-// [--stats FILE] [--quiet]`: runs a launch spec (docs/launch-spec.md) on the functional
-// executor or cycle by cycle on a timing GPU (timing_run.cpp) and checks its outputs.
+// `gputlm run SPEC.json (--functional | --config GPU.json [-p key=value]... [--progress]
+// [observation options]) [--stats FILE] [--quiet]`: runs a launch spec
+// (docs/launch-spec.md) on the functional executor or cycle by cycle on a timing GPU
+// (timing_run.cpp) and checks its outputs. The observation options (timeline,
+// transaction database, time series) are described in docs/observability.md.
 // Exit status: 0 when every expectation
 // holds, 3 when an output mismatches, 1 on any error (malformed spec, execution error),
 // 2 on bad usage.
@@ -28,7 +30,9 @@ constexpr int kExitMismatch = 3;
 
 int usage(FILE* out) {
   std::fprintf(out,
-               "usage: gputlm run SPEC.json (--functional | --config GPU.json [-p key=value]... [--progress])\n"
+               "usage: gputlm run SPEC.json (--functional | --config GPU.json [-p key=value]... [--progress]\n"
+               "                 [--timeline FILE [--timeline-window A:B] [--timeline-counters N]]\n"
+               "                 [--transactions FILE] [--transactions-on KINDS] [--sample-every N])\n"
                "                 [--stats FILE] [--quiet]\n\n"
                "Runs the kernels of a launch spec (docs/launch-spec.md) and checks its outputs.\n"
                "  --functional   run on the functional SIMT executor (no timing)\n"
@@ -37,6 +41,18 @@ int usage(FILE* out) {
                "  --progress     show the progress bar even when stderr is not a terminal\n"
                "  --stats FILE   write per-launch statistics and verification results as JSON\n"
                "  --quiet        print only errors and mismatches\n"
+               "Observing a timing run (docs/observability.md; none of it changes the statistics):\n"
+               "  --timeline FILE         write a Chrome/Perfetto trace-event JSON (open it in ui.perfetto.dev\n"
+               "                          or chrome://tracing): kernels, CTAs, warp issue per scheduler, stall\n"
+               "                          counters per SM, transactions on the --transactions-on sockets;\n"
+               "                          ts = core cycle (1 ns in ui.perfetto.dev, 1 us in chrome://tracing)\n"
+               "  --timeline-window A:B   trace only core cycles A to B-1 (A:  from A to the end)\n"
+               "  --timeline-counters N   core cycles between the timeline's stall counters (default 1000)\n"
+               "  --transactions FILE     record every transaction on the chosen sockets into an SQLite database\n"
+               "  --transactions-on KINDS sockets for --transactions and --timeline, comma-separated from\n"
+               "                          l1i,l1d,l1c,l1t,icnt,l2,dram or all (default l1d,l2,dram)\n"
+               "  --sample-every N        add a \"time_series\" to --stats: IPC, hit rates, DRAM bytes/cycle and\n"
+               "                          stall classes every N core cycles (the config's sample_period)\n"
                "Exit status: 0 all expectations hold, 3 an output mismatches, 1 error, 2 usage.\n");
   return out == stdout ? 0 : 2;
 }
@@ -137,27 +153,37 @@ int cmd_run(int argc, char** argv) {
   std::string spec_path, stats_path, config_path;
   std::vector<std::string> overrides;
   bool functional = false, quiet = false, progress = false;
+  gputlm::cli::TimingRunOptions t;
+  std::string counters;
+  // Options of a timing run that only observe it: refused with --functional.
+  std::vector<std::string> observing;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--help" || a == "-h") return usage(stdout);
-    if (a == "--functional") {
+    std::string* value = nullptr;
+    if (a == "--config") value = &config_path;
+    else if (a == "-p") value = &overrides.emplace_back();
+    else if (a == "--stats") value = &stats_path;
+    else if (a == "--timeline") value = &t.timeline_path;
+    else if (a == "--timeline-window") value = &t.timeline_window;
+    else if (a == "--timeline-counters") value = &counters;
+    else if (a == "--transactions") value = &t.transactions_path;
+    else if (a == "--transactions-on") value = &t.transactions_on;
+    else if (a == "--sample-every") value = &t.sample_every;
+    if (value != nullptr) {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "gputlm run: %s needs a value\n", a.c_str());
+        return usage(stderr);
+      }
+      *value = argv[++i];
+      if (a.rfind("--timeline", 0) == 0 || a.rfind("--transactions", 0) == 0 || a == "--sample-every")
+        observing.push_back(a);
+    } else if (a == "--functional") {
       functional = true;
     } else if (a == "--quiet") {
       quiet = true;
     } else if (a == "--progress") {
       progress = true;
-    } else if (a == "--config" || a == "-p") {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "gputlm run: %s needs a value\n", a.c_str());
-        return usage(stderr);
-      }
-      (a == "-p" ? overrides.emplace_back() : config_path) = argv[++i];
-    } else if (a == "--stats") {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "gputlm run: --stats needs a file name\n");
-        return usage(stderr);
-      }
-      stats_path = argv[++i];
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "gputlm run: unknown option '%s'\n", a.c_str());
       return usage(stderr);
@@ -181,8 +207,24 @@ int cmd_run(int argc, char** argv) {
     std::fprintf(stderr, "gputlm run: -p overrides a GPU config: use it with --config\n");
     return usage(stderr);
   }
+  if (!observing.empty() && functional) {
+    std::fprintf(stderr, "gputlm run: %s observes a timing run: use it with --config\n", observing.front().c_str());
+    return usage(stderr);
+  }
   if (!config_path.empty()) {
-    gputlm::cli::TimingRunOptions t;
+    if (!counters.empty()) {
+      std::size_t used = 0;
+      try {
+        t.timeline_counter_period = std::stoull(counters, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != counters.size() || counters[0] == '-' || t.timeline_counter_period == 0) {
+        std::fprintf(stderr, "gputlm run: error: --timeline-counters: '%s' is not a positive number of core cycles\n",
+                     counters.c_str());
+        return 1;
+      }
+    }
     t.spec_path = spec_path;
     t.config_path = config_path;
     t.overrides = overrides;

@@ -10,6 +10,10 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/tlm/sqlite_transaction_sink.h"
+#include "gpu/observe/socket_taps.h"
+#include "gpu/observe/time_series.h"
+#include "gpu/observe/timeline.h"
 #include "gpu/run_summary.h"
 #include "gpu/timing_backend.h"
 #include "isa/ir.h"
@@ -94,16 +98,85 @@ nlohmann::json outputs_json(const runtime::SpecReport& rep) {
   return out;
 }
 
+// What a run observes besides its statistics: the files are created (and their errors
+// reported) before anything is simulated; the sinks outlive the GPU that reports to them.
+struct Observation {
+  std::unique_ptr<gpu::Timeline> timeline;
+  std::unique_ptr<SqliteTransactionSink> database;
+  gpu::SocketTaps taps;
+
+  explicit Observation(const TimingRunOptions& o) {
+    if (!o.timeline_window.empty() && o.timeline_path.empty())
+      throw std::invalid_argument("--timeline-window needs --timeline FILE");
+    if (!o.transactions_on.empty() && o.timeline_path.empty() && o.transactions_path.empty())
+      throw std::invalid_argument("--transactions-on needs --transactions FILE or --timeline FILE");
+    std::vector<std::string> kinds;
+    try {
+      kinds = gpu::parse_socket_kinds(o.transactions_on.empty() ? "l1d,l2,dram" : o.transactions_on);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--transactions-on: ") + e.what());
+    }
+    trace::Window window;
+    if (!o.timeline_window.empty()) {
+      try {
+        window = gpu::parse_cycle_window(o.timeline_window);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("--timeline-window: ") + e.what());
+      }
+    }
+    if (!o.timeline_path.empty()) {
+      timeline = std::make_unique<gpu::Timeline>(o.timeline_path, window, o.timeline_counter_period);
+      taps.observe(kinds, *timeline);
+    }
+    if (!o.transactions_path.empty()) {
+      database = std::make_unique<SqliteTransactionSink>(o.transactions_path);
+      taps.observe(kinds, *database);
+    }
+  }
+
+  // The run's facts, what was still in flight (nothing, unless the run failed), commit.
+  void close_database(const TimingRunOptions& o, const gpu::GpuConfig& cfg) {
+    if (!database) return;
+    database->set_info("spec", o.spec_path);
+    database->set_info("config", o.config_path);
+    database->set_info("platform", cfg.name);
+    database->set_info("core_mhz", std::to_string(cfg.clocks.core_mhz));
+    database->set_info("unfinished_transactions", std::to_string(taps.open_transactions()));
+    taps.report_unfinished();
+    database->close();
+  }
+};
+
+uint64_t parse_count(const std::string& option, const std::string& text) {
+  std::size_t used = 0;
+  unsigned long long v = 0;
+  try {
+    v = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || text[0] == '-')
+    throw std::invalid_argument(option + ": '" + text + "' is not a number of core cycles");
+  return v;
+}
+
 }  // namespace
 
 TimingRunResult run_timing(const TimingRunOptions& opts) {
   config::ConfigSource source = config::ConfigSource::from_file(opts.config_path);
   for (const std::string& o : opts.overrides) source.apply_override(o);
+  if (!opts.sample_every.empty())
+    source.apply_override("sample_period=" + std::to_string(parse_count("--sample-every", opts.sample_every)));
   const gpu::GpuConfig cfg = platforms::fermi::read_gpu_config(source);
   const runtime::LaunchSpec spec = runtime::parse_launch_spec(opts.spec_path);
+  Observation observe(opts);
 
-  auto backend = std::make_unique<gpu::TimingBackend>(cfg);
+  auto backend = std::make_unique<gpu::TimingBackend>(cfg, isa::ExecOptions{},
+                                                      observe.taps.empty() ? nullptr : &observe.taps);
   gpu::TimingBackend& timing = *backend;
+  if (observe.timeline) observe.timeline->observe(timing.gpu());
+  std::unique_ptr<gpu::TimeSeries> series;
+  if (cfg.sample_period > 0) series = std::make_unique<gpu::TimeSeries>(timing.gpu(), cfg.sample_period);
   auto timer = std::make_unique<SynchronizeTimer>(std::move(backend));
   const SynchronizeTimer& sync_time = *timer;
   runtime::Runtime rt(std::move(timer));
@@ -115,6 +188,15 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
     rep = runtime::run_launch_spec(spec, rt);
   } catch (...) {
     bar.finish();
+    // A run that failed (a deadlock, an execution error) still leaves a timeline that
+    // loads, up to where it stopped, and the database holds what was in flight: often
+    // the views one wants of it.
+    try {
+      if (observe.timeline) observe.timeline->finish();
+      observe.close_database(opts, cfg);
+    } catch (const std::exception&) {
+      // the run's own error is the one to report
+    }
     throw;
   }
   bar.finish();
@@ -172,6 +254,12 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
   host["warp_instructions_per_second"] = rate(static_cast<double>(res.warp_instructions), res.host_seconds);
   host["cycles_per_second"] = rate(static_cast<double>(res.cycles), res.host_seconds);
   j["host"] = host;  // the only part of the JSON that differs between identical runs
+  if (series) {
+    series->finish();
+    j["time_series"] = series->to_json();
+  }
+  if (observe.timeline) observe.timeline->finish();
+  observe.close_database(opts, cfg);
 
   if (!opts.stats_path.empty()) {
     std::ofstream f(opts.stats_path);

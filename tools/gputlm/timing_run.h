@@ -18,6 +18,13 @@ struct TimingRunOptions {
   std::string stats_path;              // write the statistics JSON here when not empty
   bool quiet = false;
   bool progress = false;  // force the progress bar (default: only when stderr is a terminal)
+  // Observation (docs/observability.md); each is off when empty / zero.
+  std::string timeline_path;         // --timeline: Chrome/Perfetto trace-event JSON
+  std::string timeline_window;       // --timeline-window A:B (core cycles A..B-1; default: the whole run)
+  uint64_t timeline_counter_period = 1000;  // --timeline-counters N: cycles between stall counters
+  std::string transactions_path;     // --transactions: SQLite trace database
+  std::string transactions_on;       // --transactions-on KINDS (default l1d,l2,dram)
+  std::string sample_every;          // --sample-every N: sets the config's sample_period
 };
 
 // Result of one timing run, for the suite table.

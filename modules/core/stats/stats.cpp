@@ -212,11 +212,28 @@ Sampler::Sampler(const Group& root, uint64_t period_cycles, const std::vector<st
   }
 }
 
-void Sampler::sample(uint64_t cycle) {
-  if (cycle < next_) return;
+void Sampler::add_probe(std::string name, std::function<double()> probe) {
+  if (!cycles_.empty()) throw std::logic_error("stats sampler: probe '" + name + "' added after the first sample");
+  paths_.push_back(std::move(name));
+  probes_.push_back(std::move(probe));
+  values_.emplace_back();
+}
+
+void Sampler::record(uint64_t cycle) {
   cycles_.push_back(cycle);
   for (std::size_t i = 0; i < stats_.size(); ++i) values_[i].push_back(stats_[i]->scalar(View::Total));
+  for (std::size_t i = 0; i < probes_.size(); ++i) values_[stats_.size() + i].push_back(probes_[i]());
   next_ = (cycle / period_ + 1) * period_;
+}
+
+void Sampler::sample(uint64_t cycle) {
+  if (cycle < next_) return;
+  record(cycle);
+}
+
+void Sampler::sample_now(uint64_t cycle) {
+  if (!cycles_.empty() && cycles_.back() == cycle) return;
+  record(cycle);
 }
 
 nlohmann::json Sampler::to_json() const {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -162,16 +163,33 @@ class CounterVector : public Stat {
 
 // Periodic samples of chosen statistics (time series). Passive: whoever owns the run
 // loop calls sample(cycle); values are recorded when a period boundary has passed.
+// Besides statistics found by path, a series may come from a probe: a function giving a
+// cumulative value that is not one statistic (a sum over SMs, a count that includes
+// cycles a sleeping block has not accounted yet).
 class Sampler {
  public:
   Sampler(const Group& root, uint64_t period_cycles, const std::vector<std::string>& paths);
+  // Adds a series read by `probe` at every sample; before the first sample.
+  void add_probe(std::string name, std::function<double()> probe);
   void sample(uint64_t cycle);
+  // Records `cycle` whether or not it is a boundary (the end of a run), unless it is the
+  // last cycle recorded already.
+  void sample_now(uint64_t cycle);
+  // The first cycle at which sample() records again.
+  uint64_t next_sample() const { return next_; }
+  uint64_t period() const { return period_; }
+  const std::vector<uint64_t>& cycles() const { return cycles_; }
+  const std::vector<std::string>& names() const { return paths_; }
+  // The recorded values of series i (in names() order).
+  const std::vector<double>& values(std::size_t i) const { return values_.at(i); }
   nlohmann::json to_json() const;
 
  private:
+  void record(uint64_t cycle);
   uint64_t period_, next_ = 0;
   std::vector<std::string> paths_;
   std::vector<const Stat*> stats_;
+  std::vector<std::function<double()>> probes_;  // after stats_, in paths_ order
   std::vector<uint64_t> cycles_;
   std::vector<std::vector<double>> values_;
 };

@@ -33,25 +33,29 @@ InterconnectConfig L2Partition::queue_config(const L2PartitionConfig& cfg) {
 }
 
 L2Partition::L2Partition(sc_core::sc_module_name name, const L2PartitionConfig& cfg, const ClockDomain& l2_domain,
-                         const ClockDomain& dram_domain, stats::Group& parent, const PartitionMapIF* channel_map)
+                         const ClockDomain& dram_domain, stats::Group& parent, const PartitionMapIF* channel_map,
+                         SocketTapIF* taps)
     : sc_core::sc_module(name), in("in"), cfg_(cfg), stats_(parent, basename()) {
   cfg_.validate(this->name());
   bank_ = std::make_unique<mem::Cache>("bank", cfg_.bank, l2_domain, stats_);
   queues_ = std::make_unique<Interconnect>("dram_queues", queue_config(cfg_), l2_domain, stats_);
   dram_ = std::make_unique<DramController>("dram", cfg_.dram, dram_domain, stats_);
   if (channel_map) dram_->set_channel_map(*channel_map);
+  // The "l2" observer sits right in front of the bank (after the ROP stage and its
+  // checker): it sees what the bank sees.
+  const std::string from = cfg_.rop_latency > 0 ? std::string(this->name()) + ".rop" : std::string(this->name());
   if (cfg_.rop_latency > 0) {
     rop_ = std::make_unique<RopDelay>("rop", cfg_.rop_latency, cfg_.rop_queue, l2_domain);
     in.bind(rop_->in);
     if (cfg_.protocol_checkers) {
       rop_checker_ = std::make_unique<ProtocolChecker>("rop_checker");
       rop_->out.bind(rop_checker_->in);
-      rop_checker_->out.bind(bank_->upstream);
+      bind_tapped(rop_checker_->out, bank_->upstream, taps, "l2", from, bank_->name(), l2_domain, taps_);
     } else {
-      rop_->out.bind(bank_->upstream);
+      bind_tapped(rop_->out, bank_->upstream, taps, "l2", from, bank_->name(), l2_domain, taps_);
     }
   } else {
-    in.bind(bank_->upstream);
+    bind_tapped(in, bank_->upstream, taps, "l2", from, bank_->name(), l2_domain, taps_);
   }
   if (cfg_.protocol_checkers) {
     bank_checker_ = std::make_unique<ProtocolChecker>("bank_checker");
@@ -59,10 +63,10 @@ L2Partition::L2Partition(sc_core::sc_module_name name, const L2PartitionConfig& 
     bank_->downstream.bind(bank_checker_->in);
     bank_checker_->out.bind(queues_->sm_side);
     queues_->mem_side.bind(dram_checker_->in);
-    dram_checker_->out.bind(dram_->in);
+    bind_tapped(dram_checker_->out, dram_->in, taps, "dram", queues_->name(), dram_->name(), dram_domain, taps_);
   } else {
     bank_->downstream.bind(queues_->sm_side);
-    queues_->mem_side.bind(dram_->in);
+    bind_tapped(queues_->mem_side, dram_->in, taps, "dram", queues_->name(), dram_->name(), dram_domain, taps_);
   }
 }
 

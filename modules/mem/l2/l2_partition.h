@@ -27,6 +27,7 @@
 #include "core/config/params.h"
 #include "core/stats/stats.h"
 #include "core/tlm/protocol_checker.h"
+#include "core/tlm/socket_tap.h"
 #include "mem/cache/cache.h"
 #include "mem/dram/dram_controller.h"
 #include "mem/interconnect/interconnect.h"
@@ -83,8 +84,11 @@ class L2Partition : public sc_core::sc_module {
 
   // channel_map: removes the channel-select bits before the DRAM's bank/row/column
   // mapping (the interconnect's partition map); null = addresses are channel-local.
+  // `taps` may observe the requests entering the L2 bank ("l2", after the ROP stage) and
+  // the DRAM channel ("dram").
   L2Partition(sc_core::sc_module_name name, const L2PartitionConfig& cfg, const ClockDomain& l2_domain,
-              const ClockDomain& dram_domain, stats::Group& parent, const PartitionMapIF* channel_map = nullptr);
+              const ClockDomain& dram_domain, stats::Group& parent, const PartitionMapIF* channel_map = nullptr,
+              SocketTapIF* taps = nullptr);
 
   mem::Cache& bank() { return *bank_; }
   DramController& dram() { return *dram_; }
@@ -104,6 +108,7 @@ class L2Partition : public sc_core::sc_module {
   std::unique_ptr<DramController> dram_;
   std::unique_ptr<RopDelay> rop_;
   std::unique_ptr<ProtocolChecker> rop_checker_, bank_checker_, dram_checker_;
+  std::vector<std::unique_ptr<TlmPassThrough>> taps_;
 };
 
 }  // namespace gputlm

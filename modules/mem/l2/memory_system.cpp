@@ -7,7 +7,8 @@ namespace gputlm {
 
 MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfig& cfg,
                            const ClockDomain& icnt_domain, const ClockDomain& l2_domain,
-                           const ClockDomain& dram_domain, stats::Group& parent, MemoryStatsPlacement placement)
+                           const ClockDomain& dram_domain, stats::Group& parent, MemoryStatsPlacement placement,
+                           SocketTapIF* taps)
     : sc_core::sc_module(name),
       cfg_(cfg),
       own_stats_(placement == MemoryStatsPlacement::own_group ? std::make_unique<stats::Group>(parent, basename())
@@ -17,7 +18,7 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfi
   icnt_ = std::make_unique<Interconnect>("icnt", cfg_.icnt, icnt_domain, stats_);
   for (uint32_t p = 0; p < cfg_.icnt.mem_ports; ++p) {
     parts_.push_back(std::make_unique<L2Partition>(("l2p" + std::to_string(p)).c_str(), cfg_.l2, l2_domain,
-                                                   dram_domain, stats_, &icnt_->partition_map()));
+                                                   dram_domain, stats_, &icnt_->partition_map(), taps));
     icnt_->mem_side.bind(parts_.back()->in);
   }
   for (const char* s : {"icnt.requests", "icnt.replies"}) progress_stats_.push_back(stats_.find(s));

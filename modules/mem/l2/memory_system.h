@@ -39,10 +39,11 @@ enum class MemoryStatsPlacement {
 
 class MemorySystem : public sc_core::sc_module {
  public:
-  // Validates cfg (config::ConfigError naming "<module name>.<key>").
+  // Validates cfg (config::ConfigError naming "<module name>.<key>"). `taps`: observers on
+  // each partition's sockets (L2Partition).
   MemorySystem(sc_core::sc_module_name name, const MemorySystemConfig& cfg, const ClockDomain& icnt_domain,
                const ClockDomain& l2_domain, const ClockDomain& dram_domain, stats::Group& parent,
-               MemoryStatsPlacement placement = MemoryStatsPlacement::own_group);
+               MemoryStatsPlacement placement = MemoryStatsPlacement::own_group, SocketTapIF* taps = nullptr);
 
   tlm_utils::multi_passthrough_target_socket<Interconnect>& sm_side() { return icnt_->sm_side; }
   Interconnect& interconnect() { return *icnt_; }

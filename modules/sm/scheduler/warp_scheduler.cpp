@@ -131,6 +131,7 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
     order_stale_ = true;
   }
   if (observer_) observer_(wi);
+  if (tracer_) tracer_->issued(wi);
   const UnitType unit = wi.unit;
   issue.send(wi);  // ownership passes to the operand collector
   return unit;

@@ -18,6 +18,7 @@
 
 #include "core/stats/stats.h"
 #include "sm/pipeline_protocol.h"
+#include "sm/scheduler/issue_tracer.h"
 #include "sm/scheduler/scheduler_policy.h"
 #include "sm/scheduler/stall_classification.h"
 #include "sm/scoreboard/scoreboard_if.h"
@@ -84,6 +85,8 @@ class WarpScheduler : public sc_core::sc_module {
   // progress counters, Mascar ownership).
   using IssueObserver = std::function<void(const WarpInstruction& wi)>;
   void set_issue_observer(IssueObserver f) { observer_ = std::move(f); }
+  // Tracing (the GPU timeline): every issued instruction, or nothing when null (default).
+  void set_issue_tracer(IssueTracerIF* t) { tracer_ = t; }
 
   // The SM slept `cycles` cycles after this scheduler's last tick: its state did not change
   // meanwhile, so each of them counts as a stall of the last tick's classes.
@@ -135,6 +138,7 @@ class WarpScheduler : public sc_core::sc_module {
   std::vector<uint32_t> by_age_;
   IssueFilter filter_;
   IssueObserver observer_;
+  IssueTracerIF* tracer_ = nullptr;
   SharingSource sharing_;
   std::vector<uint32_t> borrowed_;
   uint64_t shared_issues_ = 0;
