@@ -174,3 +174,23 @@ TEST_CASE("study report: a metric added after the jobs ran is read from their st
     if (row.cell.variant == "gto") CHECK(row.norm.at("cycles") == Approx(0.5));
   }
 }
+
+TEST_CASE("study plan: a size set's skip leaves out those cells only in that set", "[study]") {
+  const fs::path dir = scratch("plan_skip");
+  const std::string exe = (dir / "exe").string();
+  std::ofstream(exe) << "binary";
+  nlohmann::json j = small_study();
+  j["sizes"] = {{"default", {"small"}}, {"other", {"small"}}};
+  j["skip"] = {{"default", {"scan/small"}}};
+  const StudySpec s = read_study(write_study(dir, j));
+  Plan p = make_plan(s, options(dir, exe));
+  CHECK(p.cells.size() == 2);
+  for (const Cell& c : p.cells) CHECK(c.workload == "vecadd");
+  PlanOptions o = options(dir, exe);
+  o.size_set = "other";
+  CHECK(make_plan(s, o).cells.size() == 4);
+  j["skip"] = {{"default", {"scan"}}};
+  CHECK_THROWS_WITH(read_study(write_study(dir, j)), Catch::Contains("skip.default: 'scan' is not WORKLOAD/SIZE"));
+  j["skip"] = {{"huge", {"scan/small"}}};
+  CHECK_THROWS_WITH(read_study(write_study(dir, j)), Catch::Contains("skip.huge: no size set 'huge'"));
+}

@@ -129,6 +129,10 @@ Plan make_plan(const StudySpec& study, const PlanOptions& opts) {
   std::map<std::string, std::size_t> job_index;
   for (const std::string& w : plan.workloads) {
     for (const std::string& size : plan.sizes) {
+      const auto skipped = study.skip.find(opts.size_set);
+      if (skipped != study.skip.end() &&
+          std::find(skipped->second.begin(), skipped->second.end(), w + "/" + size) != skipped->second.end())
+        continue;
       const fs::path spec = fs::path(opts.workloads_dir) / w / size / "spec.json";
       if (!fs::is_regular_file(spec))
         throw StudyError("workload '" + w + "' has no " + size + " spec (" + spec.string() + ")" +

@@ -212,6 +212,11 @@ std::string markdown(const Report& rep, const StudySpec& study, const Plan& plan
      << plan.jobs.size() << " jobs finished with verified outputs. Values are normalised to `" << study.baseline
      << "` (" << study.aggregate << " over workloads). Made by `gputlm study report` from the results of gputlm binary "
      << plan.binary_hash << ".\n";
+  if (study.skip.count(plan.size_set)) {
+    md << "\nCells this size set leaves out (the \"skip\" of the study file; other size sets run them):";
+    for (const std::string& c : study.skip.at(plan.size_set)) md << " `" << c << "`";
+    md << ".\n";
+  }
   for (const std::string& size : plan.sizes)
     for (const Metric& m : study.metrics) {
       md << "\n## " << m.name << " normalised to " << study.baseline << " (" << size << ")\n\n";

@@ -243,6 +243,21 @@ StudySpec read_study(const std::string& path) {
     s.size_sets["default"] = {"small"};
   }
 
+  if (r.has("skip")) {
+    Reader kr = r.child("skip");
+    for (const auto& [set, list] : r.get("skip").items()) {
+      if (!s.size_sets.count(set)) kr.fail("no size set '" + set + "' in \"sizes\"", set);
+      for (const std::string& cell : kr.strings(set)) {
+        const auto slash = cell.find('/');
+        const std::string size = slash == std::string::npos ? "" : cell.substr(slash + 1);
+        if (slash == 0 || (size != "small" && size != "medium"))
+          kr.fail("'" + cell + "' is not WORKLOAD/SIZE (e.g. kmeans/medium)", set);
+        s.skip[set].push_back(cell);
+      }
+    }
+    kr.done();
+  }
+
   if (r.has("classes")) {
     Reader cr = r.child("classes");
     for (const auto& [cls, list] : r.get("classes").items()) {
