@@ -193,3 +193,32 @@ TEST_CASE("study: a broken study file or option is an error naming the cause", "
   r = run_cli(dir, "study");
   CHECK(r.exit_code == 2);
 }
+
+TEST_CASE("study: runs that sample a time series get time-series plots of exactly their samples", "[study][cli]") {
+  const fs::path dir = scratch("cli_timeseries");
+  nlohmann::json j = small_study();
+  j["workloads"] = {"scan"};
+  j["variants"] = {{{"name", "lrr"}, {"overrides", {"sm.scheduler.policy=lrr", "sample_period=500"}}},
+                   {{"name", "gto"}, {"overrides", {"sm.scheduler.policy=gto"}}}};
+  const std::string study = write_study(dir, j);
+  const std::string res = (dir / "results").string();
+  CliResult run = run_cli(dir, "study run " + study + " --results " + res);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CliResult rep = run_cli(dir, "study report " + study + " --results " + res + " --out " + (dir / "rep").string());
+  INFO(rep.output);
+  REQUIRE(rep.exit_code == 0);
+  const fs::path ts = dir / "rep" / "plots" / "timeseries";
+  CHECK(fs::exists(ts / "scan_small_lrr.png"));
+  CHECK(fs::exists(ts / "scan_small_lrr.svg"));
+  CHECK_FALSE(fs::exists(ts / "scan_small_gto.png"));  // gto did not sample
+  const nlohmann::json drawn = nlohmann::json::parse(slurp(ts / "scan_small_lrr.data.json"));
+  const nlohmann::json report = nlohmann::json::parse(slurp(dir / "rep" / "report.json"));
+  std::string stats_path;
+  for (const auto& r : report["rows"])
+    if (r["variant"] == "lrr") stats_path = r["stats"];
+  const nlohmann::json sampled = nlohmann::json::parse(slurp(stats_path))["time_series"];
+  CHECK(drawn["cycle"] == sampled["cycle"]);
+  REQUIRE(drawn["series"].contains("ipc"));
+  for (auto it = drawn["series"].begin(); it != drawn["series"].end(); ++it) CHECK(*it == sampled["series"][it.key()]);
+}
