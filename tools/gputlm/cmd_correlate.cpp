@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "options.h"
 #include "study/correlate.h"
 #include "study/study_plan.h"
 #include "study/study_report.h"
@@ -37,23 +38,6 @@ int usage(FILE* out) {
                "  --out DIR        correlation.csv, correlation.json and the scatter plot (default: correlation)\n"
                "Exit status: 0, 1 error (nothing matched, a bad file), 2 usage.\n");
   return out == stdout ? 0 : 2;
-}
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw StudyError("cannot read '" + path + "'");
-  try {
-    return nlohmann::json::parse(f);
-  } catch (const std::exception& e) {
-    throw StudyError("'" + path + "' is not valid JSON: " + e.what());
-  }
-}
-
-std::string self_exe() {
-  std::error_code ec;
-  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw StudyError("cannot find the gputlm executable");
-  return p.string();
 }
 
 int cmd_correlate(int argc, char** argv) {
@@ -90,7 +74,7 @@ int cmd_correlate(int argc, char** argv) {
     if (variant.empty()) throw StudyError("--study needs --variant (one of the study's variants)");
     (void)s.variant(variant);
     PlanOptions o;
-    o.exe = self_exe();
+    o.exe = gputlm::cli::self_exe();
     o.workloads_dir = workloads.empty() ? (fs::path(o.exe).parent_path() / "workloads").string() : workloads;
     o.results_dir = fs::absolute(results.empty() ? fs::path("studies") / s.name : fs::path(results)).string();
     for (const auto& [set, sizes] : s.size_sets)
@@ -116,7 +100,7 @@ int cmd_correlate(int argc, char** argv) {
       if (fs::exists(p)) path = p.string();
     }
     std::optional<CorrRow> m;
-    if (!path.empty()) m = match(r, read_json(path));
+    if (!path.empty()) m = match(r, read_json_file(path));
     if (m) rows.push_back(*m);
     else unmatched.push_back(r.workload + (r.kernel.empty() ? "" : "/" + r.kernel));
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "options.h"
 #include "study/study_engines.h"
 #include "study/study_plan.h"
 #include "study/study_report.h"
@@ -46,13 +47,6 @@ int usage(FILE* out) {
                "A re-run skips jobs with a verified result and runs failed ones again.\n"
                "Exit status: 0 success, 3 some job failed (listed with command and log), 1 error, 2 usage.\n");
   return out == stdout ? 0 : 2;
-}
-
-std::string self_exe() {
-  std::error_code ec;
-  fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw StudyError("cannot find the gputlm executable (/proc/self/exe)");
-  return p.string();
 }
 
 struct Args {
@@ -104,7 +98,7 @@ bool parse(int argc, char** argv, Args& a) {
 Plan plan_of(const StudySpec& study, const Args& a) {
   PlanOptions o;
   o.size_set = a.sizes;
-  o.exe = self_exe();
+  o.exe = gputlm::cli::self_exe();
   o.workloads_dir = a.workloads.empty() ? (fs::path(o.exe).parent_path() / "workloads").string() : a.workloads;
   o.results_dir = fs::absolute(a.results.empty() ? fs::path("studies") / study.name : fs::path(a.results))
                       .lexically_normal()

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "options.h"
 
 namespace {
 
@@ -56,13 +57,6 @@ int usage(FILE* out) {
                "  --only NAME    run only this workload (repeatable)\n"
                "  --out DIR      keep each run's statistics JSON and log here (default: a temp dir)\n");
   return out == stdout ? 0 : 2;
-}
-
-std::string self_exe() {
-  std::error_code ec;
-  fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw std::runtime_error("gputlm suite: cannot find its own executable (/proc/self/exe)");
-  return p.string();
 }
 
 void start(Job& j, const std::string& exe) {
@@ -163,7 +157,7 @@ int cmd_suite(int argc, char** argv) {
   if (size != "small" && size != "medium") throw std::runtime_error("gputlm suite: --size must be small or medium");
   if (!fs::is_regular_file(config)) throw std::runtime_error("gputlm suite: config '" + config + "' not found");
   // workload-gen writes <build>/workloads/<name>/<size>/spec.json; gputlm lives in <build>.
-  if (dir.empty()) dir = (fs::path(self_exe()).parent_path() / "workloads").string();
+  if (dir.empty()) dir = (fs::path(gputlm::cli::self_exe()).parent_path() / "workloads").string();
   if (!fs::is_directory(dir)) throw std::runtime_error("gputlm suite: workloads directory '" + dir + "' not found");
 
   std::vector<std::string> names;
@@ -199,7 +193,7 @@ int cmd_suite(int argc, char** argv) {
       functional.push_back(j);
     }
   }
-  const std::string exe = self_exe();
+  const std::string exe = gputlm::cli::self_exe();
   std::printf("gputlm suite: %zu workloads (%s inputs) on %s%s\n", names.size(), size.c_str(), config.c_str(),
               bench ? ", with speed" : "");
   std::fflush(stdout);

@@ -1,5 +1,6 @@
 #include "options.h"
 
+#include <filesystem>
 #include <stdexcept>
 
 #include "core/log/log.h"
@@ -26,6 +27,13 @@ CommonOptions parse_common(int argc, char** argv, const std::string& default_con
     else o.positional.push_back(a);
   }
   return o;
+}
+
+std::string self_exe() {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw std::runtime_error("cannot find the gputlm executable (/proc/self/exe)");
+  return p.string();
 }
 
 config::ConfigSource load_config(const CommonOptions& opts) {

@@ -20,6 +20,10 @@ struct CommonOptions {
 
 // Throws std::invalid_argument naming the offending option.
 CommonOptions parse_common(int argc, char** argv, const std::string& default_config);
+// The running gputlm executable (/proc/self/exe): commands that start more gputlm
+// processes, or find the build's workloads beside it, use it.
+std::string self_exe();
+
 // The config file with the -p overrides applied.
 config::ConfigSource load_config(const CommonOptions& opts);
 

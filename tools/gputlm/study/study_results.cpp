@@ -30,16 +30,6 @@ void forward_signal(int sig) {
   _exit(128 + sig);
 }
 
-nlohmann::json read_json_file(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw StudyError("cannot read '" + path + "'");
-  try {
-    return nlohmann::json::parse(f);
-  } catch (const std::exception& e) {
-    throw StudyError("'" + path + "' is not valid JSON: " + e.what());
-  }
-}
-
 std::string first_error_line(const std::string& log) {
   std::ifstream f(log);
   std::string line, first;
@@ -53,6 +43,16 @@ std::string first_error_line(const std::string& log) {
 }
 
 }  // namespace
+
+nlohmann::json read_json_file(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw StudyError("cannot read '" + path + "'");
+  try {
+    return nlohmann::json::parse(f);
+  } catch (const std::exception& e) {
+    throw StudyError("'" + path + "' is not valid JSON: " + e.what());
+  }
+}
 
 std::string job_dir(const std::string& results, const std::string& id) { return (fs::path(results) / "jobs" / id).string(); }
 

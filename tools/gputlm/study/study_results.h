@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ struct JobResult {
 };
 
 std::string job_dir(const std::string& results, const std::string& id);
+
+// A JSON file's contents; errors name the file.
+nlohmann::json read_json_file(const std::string& path);
 
 // Writes `text` to `path` through a temporary file and a rename.
 void write_atomic(const std::string& path, const std::string& text);
