@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -23,7 +24,12 @@ nlohmann::json read(const std::string& path) {
   return nlohmann::json::parse(f);
 }
 
-std::string temp(const char* what) { return std::string("build_trace_writer_") + what + std::to_string(::getpid()) + ".json"; }
+// Outside the source tree, one per test process: a failing test leaves nothing behind there.
+std::string temp(const char* what) {
+  return (std::filesystem::temp_directory_path() /
+          ("gputlm_trace_writer_" + std::string(what) + "_" + std::to_string(::getpid()) + ".json"))
+      .string();
+}
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 #include <string>
 
@@ -62,6 +63,11 @@ class Db {
   sqlite3* db_ = nullptr;
 };
 
+// Outside the source tree, one per test process: a failing test leaves nothing behind there.
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("gputlm_" + std::to_string(::getpid()) + "_" + name)).string();
+}
+
 TransactionRecorder::SocketInfo socket_info(const ClockDomain& clk) {
   TransactionRecorder::SocketInfo i;
   i.kind = "mem";
@@ -75,7 +81,7 @@ TransactionRecorder::SocketInfo socket_info(const ClockDomain& clk) {
 }  // namespace
 
 TEST_CASE("transaction_recorder sqlite back end records every transaction with its phases", "[tlm][observe]") {
-  const std::string path = "build_recorder_test_" + std::to_string(::getpid()) + ".db";
+  const std::string path = temp_path("recorder_test.db");
   stats::Group root("top");
   ClockDomain clk = ClockDomain::from_mhz("clk", 1000.0);
   TrafficGeneratorConfig g;
@@ -141,7 +147,7 @@ TEST_CASE("transaction_recorder sqlite back end records every transaction with i
 }
 
 TEST_CASE("transaction_recorder records refusals as transactions without a response", "[tlm][observe]") {
-  const std::string path = "build_recorder_refusal_" + std::to_string(::getpid()) + ".db";
+  const std::string path = temp_path("recorder_refusal.db");
   stats::Group root("top");
   ClockDomain clk = ClockDomain::from_mhz("clk", 1000.0);
   TrafficGeneratorConfig g;

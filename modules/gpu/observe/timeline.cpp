@@ -116,7 +116,7 @@ void Timeline::open_window(uint64_t cycle) {
   for (uint32_t i = 0; i < gpu_->config().sms; ++i) gpu_->sm(i).core().set_issue_tracer(this);
   // Counters start from the state at the window's opening: a snapshot, no event.
   last_counter_ = cycle;
-  next_counter_ = cycle + counter_period_;
+  next_counter_ = (cycle / counter_period_ + 1) * counter_period_;
   uint64_t e[sm::kElfStalls], k[sm::kKawsStalls];
   for (uint32_t i = 0; i < gpu_->config().sms; ++i) {
     gpu_->sm(i).core().stall_cycles(cycle, e, k);
