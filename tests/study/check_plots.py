@@ -20,6 +20,29 @@ def close(a, b):
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
 
+def check_sweep(d, rows, aggs, data_file):
+    """Each workload's line is its normalised metric over the swept variants, in order;
+    each aggregate line the class aggregate."""
+    metric, size = d["metric"], d["size"]
+    variants = []
+    for r in rows:
+        if r["variant"] not in variants:
+            variants.append(r["variant"])
+    n = 0
+    for name, ys in d["series"].items():
+        if "(" in name:
+            agg, cls = name[:-1].split("(")
+            want = [next((float(a["value"]) for a in aggs if a["size"] == size and a["metric"] == metric
+                          and a["class"] == cls and a["variant"] == v), float("nan")) for v in variants]
+        else:
+            want = [next((float(r[metric + "_norm"]) for r in rows if r["size"] == size and r["workload"] == name
+                          and r["variant"] == v and r[metric + "_norm"] != ""), float("nan")) for v in variants]
+        if len(want) != len(ys) or not all(close(a, b) or (math.isnan(a) and math.isnan(b)) for a, b in zip(ys, want)):
+            raise SystemExit("%s: line %s is %r, the CSV says %r" % (data_file, name, ys, want))
+        n += len(ys)
+    return n
+
+
 def main(report_dir):
     rows = list(csv.DictReader(open(os.path.join(report_dir, "report.csv"))))
     aggs = list(csv.DictReader(open(os.path.join(report_dir, "aggregates.csv"))))
@@ -39,6 +62,9 @@ def main(report_dir):
             print("not an SVG:", base + ".svg")
             return 1
         d = json.load(open(data_file))
+        if d["kind"] == "sweep":
+            checked += check_sweep(d, rows, aggs, data_file)
+            continue
         if d["kind"] != "bars":
             continue
         metric, size = d["metric"], d["size"]

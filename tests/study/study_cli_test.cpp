@@ -222,3 +222,27 @@ TEST_CASE("study: runs that sample a time series get time-series plots of exactl
   REQUIRE(drawn["series"].contains("ipc"));
   for (auto it = drawn["series"].begin(); it != drawn["series"].end(); ++it) CHECK(*it == sampled["series"][it.key()]);
 }
+
+TEST_CASE("study: a parameter sweep is run and drawn as lines whose points equal the CSV", "[study][cli]") {
+  const fs::path dir = scratch("cli_sweep");
+  nlohmann::json j = small_study();
+  j.erase("variants");
+  j.erase("baseline");
+  j["sweep"] = {{"parameter", "sm.l1d.mshr.entries"}, {"values", {8, 32, 64}}, {"name", "mshr{}"}};
+  const std::string study = write_study(dir, j);
+  const std::string res = (dir / "results").string();
+  CliResult run = run_cli(dir, "study run " + study + " --results " + res);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK_THAT(run.output, Catch::Contains("6 jobs: 0 already finished, 6 run, 0 failed"));
+  CliResult rep = run_cli(dir, "study report " + study + " --results " + res + " --out " + (dir / "rep").string());
+  INFO(rep.output);
+  REQUIRE(rep.exit_code == 0);
+  CHECK(fs::exists(dir / "rep" / "plots" / "sweep_ipc_small.png"));
+  const nlohmann::json drawn = nlohmann::json::parse(slurp(dir / "rep" / "plots" / "sweep_ipc_small.data.json"));
+  CHECK(drawn["x"] == nlohmann::json({8.0, 32.0, 64.0}));
+  CHECK(drawn["series"].contains("vecadd"));
+  CHECK(drawn["series"].contains("geomean(all)"));
+  const std::string check = python() + " " + GPUTLM_SOURCE_DIR + "/tests/study/check_plots.py " + (dir / "rep").string();
+  CHECK(std::system(check.c_str()) == 0);
+}
