@@ -49,7 +49,8 @@ std::string GpuConfig::summary() const {
   s += "  L1I          " + cache(sm.l1i) + "\n";
   s += "  L1D          " + cache(sm.l1d) + "\n";
   s += "  L1C / L1T    " + kb(sm.l1c.size_bytes()) + " / " + kb(sm.l1t.size_bytes()) + "\n";
-  s += "  L2           " + kb(l2_bytes()) + " total, per partition " + cache(l2.bank) + "\n";
+  s += "  L2           " + kb(l2_bytes()) + " total, " + std::to_string(l2.sub_partitions) +
+       " sub-partition(s) per partition, each " + cache(l2.bank) + "\n";
   s += "  DRAM         " + std::to_string(partitions) + " channels, " + l2.dram.scheduler + ", " + bw + " GB/s peak\n";
   return s;
 }

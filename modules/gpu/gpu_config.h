@@ -94,7 +94,7 @@ struct GpuConfig {
   // channel width (GTX480: 6 x 924 MHz x 4 x 8 B = 177.4 GB/s).
   double dram_bandwidth_gbs() const;
   // Total L2 capacity in bytes.
-  uint64_t l2_bytes() const { return uint64_t{partitions} * l2.bank.size_bytes(); }
+  uint64_t l2_bytes() const { return uint64_t{partitions} * l2.sub_partitions * l2.bank.size_bytes(); }
   // A few lines describing the composition (reports, `gputlm demo --config`).
   std::string summary() const;
 };

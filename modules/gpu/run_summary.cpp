@@ -56,10 +56,11 @@ RunSummary summarize(const nlohmann::json& stats, const GpuConfig& cfg, uint64_t
         s.l1d_load_hits += number(g["l1d"], "load_hits");
       }
     } else if (starts_with(name, "l2p")) {
-      if (g.contains("bank")) {
-        s.l2_loads += number(g["bank"], "loads");
-        s.l2_load_hits += number(g["bank"], "load_hits");
-      }
+      for (auto sub = g.begin(); sub != g.end(); ++sub)  // the L2 sub-partitions: sub0, sub1, ...
+        if (starts_with(sub.key(), "sub") && sub->is_object() && sub->contains("bank")) {
+          s.l2_loads += number((*sub)["bank"], "loads");
+          s.l2_load_hits += number((*sub)["bank"], "load_hits");
+        }
       if (g.contains("dram")) {
         s.dram_reads += number(g["dram"], "reads");
         s.dram_writes += number(g["dram"], "writes");

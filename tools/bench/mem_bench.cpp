@@ -124,8 +124,10 @@ Result run(Bench& m, const Options& o) {
   }
   for (uint32_t p = 0; p < o.partitions; ++p) {
     const std::string q = "memory.l2p" + std::to_string(p);
-    l2_loads += total(m.root(), q + ".bank.loads");
-    l2_hits += total(m.root(), q + ".bank.load_hits");
+    for (uint32_t k = 0; k < m.memory().partition(p).sub_partitions(); ++k) {
+      l2_loads += total(m.root(), q + ".sub" + std::to_string(k) + ".bank.loads");
+      l2_hits += total(m.root(), q + ".sub" + std::to_string(k) + ".bank.load_hits");
+    }
     busy += total(m.root(), q + ".dram.data_bus_busy_cycles");
     cycles += total(m.root(), q + ".dram.cycles");
     row_hits += total(m.root(), q + ".dram.row_hits");

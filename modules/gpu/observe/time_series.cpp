@@ -41,8 +41,15 @@ TimeSeries::TimeSeries(Gpu& gpu, uint64_t period)
   add_sum("thread_instructions", collect("sm", cfg.sms, "thread_instructions"));
   add_sum("l1d_loads", collect("sm", cfg.sms, "l1d.loads"));
   add_sum("l1d_load_hits", collect("sm", cfg.sms, "l1d.load_hits"));
-  add_sum("l2_loads", collect("l2p", cfg.partitions, "bank.loads"));
-  add_sum("l2_load_hits", collect("l2p", cfg.partitions, "bank.load_hits"));
+  auto banks = [&](const std::string& stat) {  // every sub-partition's bank
+    std::vector<const stats::Stat*> v;
+    for (uint32_t k = 0; k < cfg.l2.sub_partitions; ++k)
+      for (const stats::Stat* s : collect("l2p", cfg.partitions, "sub" + std::to_string(k) + ".bank." + stat))
+        v.push_back(s);
+    return v;
+  };
+  add_sum("l2_loads", banks("loads"));
+  add_sum("l2_load_hits", banks("load_hits"));
   std::vector<const stats::Stat*> dram = collect("l2p", cfg.partitions, "dram.reads");
   for (const stats::Stat* s : collect("l2p", cfg.partitions, "dram.writes")) dram.push_back(s);
   add_sum("dram_requests", std::move(dram));

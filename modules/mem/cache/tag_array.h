@@ -10,6 +10,7 @@
 
 #include "mem/cache/replacement.h"
 #include "mem/cache/set_index.h"
+#include "mem/interconnect/partition_map.h"
 
 namespace gputlm::mem {
 
@@ -44,7 +45,12 @@ class TagArray {
     return 1u << static_cast<uint32_t>((address % line_size_) / sector_size_);
   }
   uint64_t block_of(uint64_t address) const { return address / line_size_; }
-  uint32_t set_of(uint64_t block) const { return index_->set_of(block); }
+  // With an index map the set is chosen by the block's address inside its L2 slice
+  // (partition-select bits removed, GPGPU-Sim's l2_cache_config::set_index).
+  uint32_t set_of(uint64_t block) const {
+    return index_->set_of(index_map_ ? index_map_->local_address(block * line_size_) / line_size_ : block);
+  }
+  void set_index_map(const PartitionMapIF* map) { index_map_ = map; }
 
   // Way holding `block` (valid or reserved) in `set`, or -1.
   int32_t find(uint32_t set, uint64_t block) const;
@@ -70,6 +76,7 @@ class TagArray {
  private:
   uint32_t sets_, ways_, line_size_, sector_size_, all_sectors_;
   std::unique_ptr<SetIndexIF> index_;
+  const PartitionMapIF* index_map_ = nullptr;
   std::unique_ptr<ReplacementIF> replacement_;
   std::vector<CacheLine> lines_;
   std::vector<uint32_t> reserved_;

@@ -23,6 +23,7 @@ class DramAddressMapping {
 
   DramCoordinates decode(uint64_t local_address) const;
   uint32_t bank_bits() const { return bank_bits_; }
+  uint64_t bank_mask() const { return bank_mask_; }  // address bits that select the bank
   uint32_t banks() const { return 1u << bank_bits_; }
   uint32_t pattern_bits() const { return width_; }
   // The lowest local address with the given coordinates (for testbenches).

@@ -51,8 +51,10 @@ struct DramConfig {
   uint32_t queue_size = 16;           // -gpgpu_frfcfs_dram_sched_queue_size 16 (001 quotes 32)
   uint32_t return_queue_size = 32;
   std::string scheduler = "frfcfs";   // -gpgpu_dram_scheduler 1 (FR-FCFS)
-  // GPGPU-Sim GTX480 mapping (dramid@8 removed): row | bank | column | burst offset.
-  std::string address_mapping = "RRRRRRRRRRRRRR.BBBCCCC.BCCSSSSS";
+  // GPGPU-Sim SM2_GTX480 -gpgpu_mem_addr_mapping of the channel-local address (its
+  // addrdec.cc applies the pattern to the address with the channel removed: for 6
+  // channels, (addr >> 8) / 6 << 8 | addr & 0xff): row | bank | column | burst offset.
+  std::string address_mapping = "RRRRRRRRRRRR.BBBCCCCB.CCSSSSSS";
   uint32_t min_latency = 0;           // 001 ch.5: 100/200/400 core cycles (convert to DRAM cycles)
   bool timing_checker = false;
   DramTimingConfig timing;

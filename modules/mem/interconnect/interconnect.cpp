@@ -8,6 +8,11 @@
 namespace gputlm {
 
 void InterconnectConfig::validate(const std::string& key) const {
+  validate_links(key);
+  make_partition_map(interleave, mem_ports, key + ".interleave");  // throws on an impossible policy
+}
+
+void InterconnectConfig::validate_links(const std::string& key) const {
   if (topology != "crossbar" && topology != "fixed_latency")
     throw config::ConfigError("key '" + key + ".topology': unknown topology \"" + topology + "\"");
   if (sm_ports == 0 || mem_ports == 0)
@@ -16,11 +21,10 @@ void InterconnectConfig::validate(const std::string& key) const {
   if (input_buffer == 0 || output_buffer == 0)
     throw config::ConfigError("key '" + key + "': input_buffer and output_buffer must be positive");
   if (latency == 0) throw config::ConfigError("key '" + key + ".latency': must be at least 1 cycle");
-  make_partition_map(interleave, mem_ports, key + ".interleave");  // throws on an impossible policy
 }
 
 Interconnect::Interconnect(sc_core::sc_module_name name, const InterconnectConfig& cfg, const ClockDomain& domain,
-                           stats::Group& parent)
+                           stats::Group& parent, std::unique_ptr<PartitionMapIF> map)
     : sc_core::sc_module(name),
       sm_side("sm_side"),
       mem_side("mem_side"),
@@ -39,8 +43,17 @@ Interconnect::Interconnect(sc_core::sc_module_name name, const InterconnectConfi
       request_latency_(stats_, "request_latency", "cycles from accepting a request to sending it to its partition"),
       reply_latency_(stats_, "reply_latency", "cycles from accepting a reply to sending it to its SM port"),
       process_("tick", domain, [this](uint64_t c) { return tick(c); }) {
-  cfg_.validate(this->name());
-  map_ = make_partition_map(cfg_.interleave, cfg_.mem_ports, std::string(this->name()) + ".interleave");
+  if (map) {
+    cfg_.validate_links(this->name());
+    if (map->partitions() != cfg_.mem_ports)
+      throw config::ConfigError(std::string("interconnect '") + this->name() + "': the address map has " +
+                                std::to_string(map->partitions()) + " partitions for " +
+                                std::to_string(cfg_.mem_ports) + " memory ports");
+    map_ = std::move(map);
+  } else {
+    cfg_.validate(this->name());
+    map_ = make_partition_map(cfg_.interleave, cfg_.mem_ports, std::string(this->name()) + ".interleave");
+  }
   init_network(req_, cfg_.sm_ports, cfg_.mem_ports);
   init_network(rsp_, cfg_.mem_ports, cfg_.sm_ports);
   sm_side.register_nb_transport_fw(this, &Interconnect::sm_fw);

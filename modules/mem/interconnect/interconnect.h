@@ -81,6 +81,7 @@ struct InterconnectConfig {
     v.group("interleave", interleave, "address-to-partition interleaving of requests");
   }
   void validate(const std::string& key = "interconnect") const;
+  void validate_links(const std::string& key) const;  // everything but the interleaving
 };
 
 class Interconnect : public sc_core::sc_module {
@@ -88,8 +89,10 @@ class Interconnect : public sc_core::sc_module {
   tlm_utils::multi_passthrough_target_socket<Interconnect> sm_side;      // bind sm_ports initiators
   tlm_utils::multi_passthrough_initiator_socket<Interconnect> mem_side;  // bind mem_ports targets
 
+  // `map` routes requests to memory ports (default: made from cfg.interleave over
+  // cfg.mem_ports; a memory system with L2 sub-partitions passes its slice map).
   Interconnect(sc_core::sc_module_name name, const InterconnectConfig& cfg, const ClockDomain& domain,
-               stats::Group& parent);
+               stats::Group& parent, std::unique_ptr<PartitionMapIF> map = nullptr);
 
   const InterconnectConfig& config() const { return cfg_; }
   const PartitionMapIF& partition_map() const { return *map_; }

@@ -15,11 +15,18 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfi
                                                               : nullptr),
       stats_(own_stats_ ? *own_stats_ : parent) {
   cfg_.validate(this->name());
-  icnt_ = std::make_unique<Interconnect>("icnt", cfg_.icnt, icnt_domain, stats_);
-  for (uint32_t p = 0; p < cfg_.icnt.mem_ports; ++p) {
+  const uint32_t channels = cfg_.icnt.mem_ports, subs = cfg_.l2.sub_partitions;
+  channel_map_ = make_partition_map(cfg_.icnt.interleave, channels, std::string(this->name()) + ".icnt.interleave");
+  InterconnectConfig icnt = cfg_.icnt;
+  icnt.mem_ports = channels * subs;  // a crossbar port per L2 sub-partition
+  icnt_ = std::make_unique<Interconnect>(
+      "icnt", icnt, icnt_domain, stats_,
+      std::make_unique<SubPartitionMap>(*channel_map_, subs,
+                                        L2Partition::sub_partition_select(cfg_.l2, std::string(this->name()) + ".l2")));
+  for (uint32_t p = 0; p < channels; ++p) {
     parts_.push_back(std::make_unique<L2Partition>(("l2p" + std::to_string(p)).c_str(), cfg_.l2, l2_domain,
-                                                   dram_domain, stats_, &icnt_->partition_map(), taps));
-    icnt_->mem_side.bind(parts_.back()->in);
+                                                   dram_domain, stats_, channel_map_.get(), taps));
+    for (uint32_t k = 0; k < subs; ++k) icnt_->mem_side.bind(parts_.back()->in(k));  // port p * subs + k
   }
   for (const char* s : {"icnt.requests", "icnt.replies"}) progress_stats_.push_back(stats_.find(s));
   for (uint32_t p = 0; p < partitions(); ++p)
@@ -51,8 +58,8 @@ std::string MemorySystem::state_dump() const {
   os << "interconnect: " << icnt_->in_flight() << " requests in flight\n";
   for (uint32_t p = 0; p < parts_.size(); ++p)
     os << "partition " << p << ": " << (parts_[p]->idle() ? "idle" : "busy") << ", DRAM holds "
-       << parts_[p]->dram().requests_held() << " requests, L2 MSHRs " << parts_[p]->bank().mshr_occupied() << "/"
-       << parts_[p]->bank().mshr_capacity() << "\n";
+       << parts_[p]->dram().requests_held() << " requests, L2 MSHRs " << parts_[p]->mshr_occupied() << "/"
+       << parts_[p]->mshr_capacity() << "\n";
   return os.str();
 }
 

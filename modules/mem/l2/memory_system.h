@@ -1,6 +1,8 @@
-// The memory half of a GPU, ready to attach SMs to: the interconnect and one L2
-// partition (L2 bank + L2<->DRAM queues + DRAM channel) per memory port, with the
-// DRAM's channel-select bits removed by the interconnect's partition map. Bind each
+// The memory half of a GPU, ready to attach SMs to: the interconnect and one memory
+// partition (its L2 sub-partitions + L2<->DRAM queues + DRAM channel) per channel. The
+// crossbar has a port per L2 sub-partition (channels x l2.sub_partitions) and routes by
+// the slice map (channel interleaving, then the slice-select bank bits); the DRAM sees
+// the channel-local address. Bind each
 // SM's L1 (or other initiator) to sm_side(), in SM order. The GPU top (modules/gpu)
 // builds its memory side from it; testbenches and mem_bench use it standalone.
 #pragma once
@@ -13,11 +15,12 @@
 #include "core/config/params.h"
 #include "mem/interconnect/interconnect.h"
 #include "mem/l2/l2_partition.h"
+#include "mem/l2/sub_partition_map.h"
 
 namespace gputlm {
 
 struct MemorySystemConfig {
-  InterconnectConfig icnt;  // icnt.mem_ports = number of partitions
+  InterconnectConfig icnt;  // icnt.mem_ports = number of memory channels (partitions)
   L2PartitionConfig l2;     // every partition alike
 
   template <class V>
@@ -47,7 +50,7 @@ class MemorySystem : public sc_core::sc_module {
 
   tlm_utils::multi_passthrough_target_socket<Interconnect>& sm_side() { return icnt_->sm_side; }
   Interconnect& interconnect() { return *icnt_; }
-  uint32_t partitions() const { return static_cast<uint32_t>(parts_.size()); }
+  uint32_t partitions() const { return static_cast<uint32_t>(parts_.size()); }  // memory channels
   L2Partition& partition(uint32_t i) { return *parts_.at(i); }
   // Nothing queued, pending or in flight anywhere.
   bool idle() const;
@@ -64,6 +67,7 @@ class MemorySystem : public sc_core::sc_module {
   MemorySystemConfig cfg_;
   std::unique_ptr<stats::Group> own_stats_;  // with MemoryStatsPlacement::own_group
   stats::Group& stats_;
+  std::unique_ptr<PartitionMapIF> channel_map_;  // address -> channel (before icnt_: the slice map refers to it)
   std::unique_ptr<Interconnect> icnt_;
   std::vector<std::unique_ptr<L2Partition>> parts_;
   std::vector<const stats::Stat*> progress_stats_;  // interconnect packets, DRAM requests answered

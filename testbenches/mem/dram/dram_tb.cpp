@@ -50,10 +50,15 @@ struct DramBench {
   uint64_t response(std::size_t i) const { return cycle(driver->records()[i].responded); }
 };
 
-// A line-aligned channel address of (bank, row, line within the row).
+// A line-aligned channel address of (bank, row, line within the row): the k-th 128 B
+// line, in address order, whose coordinates are (bank, row), whatever the mapping.
 uint64_t addr(const DramConfig& cfg, uint32_t bank, uint64_t row, uint64_t line = 0) {
-  // The default mapping's column field has 2 bits inside a 128 B line, so line k is column 4k.
-  return DramAddressMapping(cfg.address_mapping, "dram.address_mapping").encode(DramCoordinates{bank, row, line * 4});
+  const DramAddressMapping m(cfg.address_mapping, "dram.address_mapping");
+  uint64_t a = m.encode(DramCoordinates{bank, row, 0}) & ~uint64_t{127};
+  for (uint64_t seen = 0;; a += 128) {
+    const DramCoordinates c = m.decode(a);
+    if (c.bank == bank && c.row == row && seen++ == line) return a;
+  }
 }
 
 uint64_t splitmix(uint64_t& s) { return SplitMix64::step(s); }

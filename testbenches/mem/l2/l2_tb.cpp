@@ -73,7 +73,7 @@ struct PartitionBench {
     checker = std::make_unique<ProtocolChecker>("checker");
     part = std::make_unique<L2Partition>("l2p", cfg, l2clk, dramclk, root);
     driver->out.bind(checker->in);
-    checker->out.bind(part->in);
+    checker->out.bind(part->in());
   }
   void run() {
     while (!driver->done() && l2clk.now() < 5'000'000) sc_core::sc_start(l2clk.period() * 1000);
@@ -128,7 +128,7 @@ TEST_CASE("l2: serialized random reads and writes match a golden write-back LRU 
   REQUIRE(model.writebacks > 0);
   REQUIRE(b.stat("l2p.dram.reads") == model.fetches);
   REQUIRE(b.stat("l2p.dram.writes") == model.writebacks);
-  REQUIRE(b.stat("l2p.bank.writebacks") == model.writebacks);
+  REQUIRE(b.stat("l2p.sub0.bank.writebacks") == model.writebacks);
   REQUIRE(b.driver->responses() == s.size());
 }
 
@@ -163,7 +163,7 @@ TEST_CASE("l2: a full MSHR array back-pressures through the crossbar to the SMs"
   part.bank().set_fill_hook([&](uint64_t cycle, uint64_t, int32_t) { first_fill = std::min(first_fill, cycle); });
   ProtocolChecker mem_chk("mem_chk");
   icnt.mem_side.bind(mem_chk.in);
-  mem_chk.out.bind(part.in);
+  mem_chk.out.bind(part.in());
   while (!(sms[0]->done() && sms[1]->done()) && clk.now() < 1'000'000) sc_core::sc_start(clk.period() * 1000);
   sc_core::sc_start(clk.period() * 200);
   REQUIRE(sms[0]->done());
@@ -182,7 +182,7 @@ TEST_CASE("l2: a full MSHR array back-pressures through the crossbar to the SMs"
       pc.bank.mshr.entries + pc.bank.input_queue + 1 + ic.output_buffer + ic.sm_ports * ic.input_buffer;
   REQUIRE(accepted == capacity);
   REQUIRE(root.find("icnt.request_input_full")->scalar(stats::View::Total) > 0);
-  REQUIRE(root.find("l2p.bank.load_stall_cycles")->scalar(stats::View::Total) > 0);
+  REQUIRE(root.find("l2p.sub0.bank.load_stall_cycles")->scalar(stats::View::Total) > 0);
   for (auto& c : chk) {
     c->check_quiescent();
     REQUIRE(c->violations().empty());
@@ -214,7 +214,7 @@ TEST_CASE("l2: random traffic from three SMs through the crossbar to two partiti
                                                   &icnt.partition_map()));
     mem_chk.push_back(std::make_unique<ProtocolChecker>(("mem_chk" + std::to_string(p)).c_str()));
     icnt.mem_side.bind(mem_chk[p]->in);
-    mem_chk[p]->out.bind(parts[p]->in);
+    mem_chk[p]->out.bind(parts[p]->in());
   }
   uint64_t seed = 5;
   const std::size_t per_sm = 800;
@@ -249,7 +249,7 @@ TEST_CASE("l2: random traffic from three SMs through the crossbar to two partiti
       REQUIRE(c->violations().empty());
     }
     REQUIRE(parts[p]->dram().checker()->commands_checked() > 0);
-    accesses += root.find("l2p" + std::to_string(p) + ".bank.accesses")->scalar(stats::View::Total);
+    accesses += root.find("l2p" + std::to_string(p) + ".sub0.bank.accesses")->scalar(stats::View::Total);
     REQUIRE(root.find("l2p" + std::to_string(p) + ".dram.writes")->scalar(stats::View::Total) > 0);
   }
   REQUIRE(accesses >= 3 * per_sm);
@@ -314,12 +314,12 @@ TEST_CASE("l2: the memory system composite serves SMs through the crossbar and i
   ms.update_stats();
   for (uint32_t p = 0; p < ms.partitions(); ++p) {
     // Channel-local addresses: with 2 partitions and 256 B chunks, 512 KB of addresses
-    // use rows 0..7 of each channel (32 KB per row group of the default mapping).
+    // use rows 0..3 of each channel (64 KB per row group of the default mapping).
     const auto& dram = ms.partition(p).dram();
     REQUIRE(dram.checker()->commands_checked() > 0);
     uint64_t max_row = 0;
     for (const auto& c : dram.commands()) max_row = std::max(max_row, c.row);
-    REQUIRE(max_row == 7);  // without removing the channel bits it would reach 15
+    REQUIRE(max_row == 3);  // without removing the channel bits it would reach 7
     REQUIRE(root.find("memory.l2p" + std::to_string(p) + ".dram.cycles")->scalar(stats::View::Total) > 0);
   }
   for (auto& c : chk) {
@@ -449,7 +449,7 @@ TEST_CASE("l2: the ROP stage is a pipeline that takes a request every cycle", "[
   b.run();
   // Sent at s: at the bank at s+1+20, evaluated at its next edge, answered hit_latency later.
   require_one_hit_per_cycle(b, hits, 1 + cfg.rop_latency + 1 + cfg.bank.hit_latency);
-  REQUIRE(b.stat("l2p.bank.load_hits") == hits);
+  REQUIRE(b.stat("l2p.sub0.bank.load_hits") == hits);
 }
 
 TEST_CASE("l2: a full ROP queue withholds END_REQ and takes the request from the cycle after a slot frees",
@@ -494,7 +494,7 @@ TEST_CASE("l2: the shipped Fermi partition answers back-to-back hits at one per 
   // GPGPU-Sim's unloaded L2 hit: 120 ROP cycles before the lookup.
   REQUIRE(rop + 1 + cfg.bank.hit_latency == 123);
   REQUIRE(b.cycle(b.driver->records()[hits].responded) - b.cycle(b.driver->records()[1].responded) == hits - 1);
-  REQUIRE(b.stat("l2p.bank.response_queue_stalls") == 0);
+  REQUIRE(b.stat("l2p.sub0.bank.response_queue_stalls") == 0);
 }
 
 TEST_CASE("l2: the L2 to DRAM queue takes a miss every cycle", "[l2]") {
@@ -512,7 +512,7 @@ TEST_CASE("l2: the L2 to DRAM queue takes a miss every cycle", "[l2]") {
   b.run();
   const auto& rec = b.driver->records();
   for (std::size_t k = 1; k < rec.size(); ++k) REQUIRE(b.cycle(rec[k].sent) == b.cycle(rec[k - 1].sent) + 1);
-  REQUIRE(b.stat("l2p.bank.load_primary_misses") == 8);
+  REQUIRE(b.stat("l2p.sub0.bank.load_primary_misses") == 8);
   REQUIRE(b.stat("l2p.dram_queues.requests") == 8);
   REQUIRE(b.stat("l2p.dram_queues.request_input_full") == 0);
 }
@@ -539,7 +539,7 @@ TEST_CASE("l2: steady-state traffic through the crossbar, ROP, bank, queues and 
   for (uint32_t p = 0; p < 2; ++p) {
     parts.push_back(std::make_unique<L2Partition>(("l2p" + std::to_string(p)).c_str(), pc, core, dramclk, root,
                                                   &icnt.partition_map()));
-    icnt.mem_side.bind(parts[p]->in);
+    icnt.mem_side.bind(parts[p]->in());
   }
   uint64_t seed = 21;
   std::vector<std::unique_ptr<tb::ScriptedInitiator>> sms;
