@@ -27,6 +27,9 @@ void CoalescerConfig::validate(const std::string& p) const {
                               std::to_string(line_size / sector_size));
   if (!pow2(warp_parts) || warp_parts > 32) bad(p, "warp_parts", "must be a power of two <= 32");
   if (!pow2(atomic_warp_parts) || atomic_warp_parts > 32) bad(p, "atomic_warp_parts", "must be a power of two <= 32");
+  if (!pow2(atomic_segment) || atomic_segment > line_size)
+    bad(p, "atomic_segment", "must be a power of two <= line_size " + std::to_string(line_size) + ", got " +
+                                 std::to_string(atomic_segment));
 }
 
 Coalescer::Coalescer(const CoalescerConfig& cfg, const std::string& key_prefix) : cfg_(cfg) {
@@ -61,6 +64,8 @@ void Coalescer::group(const LaneAccess* pieces, std::size_t n, uint32_t warp_siz
   out.clear();
   const uint32_t part_lanes = std::max<uint32_t>(1, warp_size / parts);
   const uint64_t line = cfg_.line_size;
+  // Atomics group per segment (GPGPU-Sim 4.x memory_coalescing_arch_atomic), loads and stores per line.
+  const uint64_t unit = atomic ? cfg_.atomic_segment : line;
   for (uint32_t part = 0; part < parts; ++part) {
     const std::size_t part_begin = out.size();
     const uint32_t lane_lo = part * part_lanes, lane_hi = lane_lo + part_lanes;
@@ -69,19 +74,21 @@ void Coalescer::group(const LaneAccess* pieces, std::size_t n, uint32_t warp_siz
       if (a.lane < lane_lo || a.lane >= lane_hi || a.bytes == 0) continue;
       uint64_t addr = a.address;
       uint64_t left = a.bytes;
-      while (left > 0) {  // split at line boundaries (misaligned pieces)
+      while (left > 0) {  // split at line (atomics: segment) boundaries (misaligned pieces)
         const uint64_t base = addr & ~(line - 1);
+        const uint64_t seg = addr & ~(unit - 1);
         const uint32_t off = static_cast<uint32_t>(addr - base);
-        const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(left, line - off));
+        const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(left, seg + unit - addr));
         std::bitset<kMaxLineBytes> bytes;
         for (uint32_t b = 0; b < len; ++b) bytes.set(off + b);
         LineRequest* req = nullptr;
         for (std::size_t k = part_begin; k < out.size() && !req; ++k)
-          if (out[k].line_address == base && (!atomic || (out[k].byte_mask & bytes).none())) req = &out[k];
+          if (out[k].segment_address == seg && (!atomic || (out[k].byte_mask & bytes).none())) req = &out[k];
         if (!req) {
           out.emplace_back();
           req = &out.back();
           req->line_address = base;
+          req->segment_address = seg;
         }
         req->byte_mask |= bytes;
         req->lane_mask |= 1u << a.lane;
@@ -91,12 +98,12 @@ void Coalescer::group(const LaneAccess* pieces, std::size_t n, uint32_t warp_siz
         left -= len;
       }
     }
-    // Stable insertion sort by line address (creation order kept within a line; no
-    // allocation, as std::stable_sort may allocate).
+    // Stable insertion sort by line (atomics: segment) address, creation order kept
+    // within one (no allocation, as std::stable_sort may allocate).
     for (std::size_t i = part_begin + 1; i < out.size(); ++i) {
       LineRequest r = out[i];
       std::size_t j = i;
-      while (j > part_begin && out[j - 1].line_address > r.line_address) {
+      while (j > part_begin && out[j - 1].segment_address > r.segment_address) {
         out[j] = out[j - 1];
         --j;
       }

@@ -32,13 +32,15 @@ struct LineRequest {
   uint32_t sector_mask = 0;          // bit i: sector i of the line is touched
   std::bitset<kMaxLineBytes> byte_mask;  // bytes of the line touched
   uint32_t lane_mask = 0;            // lanes served by this request
+  uint64_t segment_address = 0;      // atomics: the atomic segment the request covers; else line_address
 };
 
 struct CoalescerConfig {
   uint32_t line_size = 128;
   uint32_t sector_size = 32;
   uint32_t warp_parts = 1;
-  uint32_t atomic_warp_parts = 2;
+  uint32_t atomic_warp_parts = 1;
+  uint32_t atomic_segment = 32;
 
   template <class V>
   void visit(V& v) {
@@ -51,7 +53,13 @@ struct CoalescerConfig {
             "loads/stores are coalesced separately per warp part (1 = whole warp, sm_2x; 2 = half warps, sm_1x)",
             config::power_of_two(1));
     v.param("atomic_warp_parts", atomic_warp_parts,
-            "atomics are coalesced per warp part (GPGPU-Sim: half warps, 2)", config::power_of_two(1));
+            "atomics are coalesced per warp part (GPGPU-Sim 4.x memory_coalescing_arch_atomic: mem_warp_parts, "
+            "1 on SM2_GTX480; GPGPU-Sim 3.x: half warps, 2)",
+            config::power_of_two(1));
+    v.param("atomic_segment", atomic_segment,
+            "bytes of one atomic request: lanes are grouped per segment and the request carries that much data "
+            "(GPGPU-Sim 4.x on Fermi/Kepler: 32 B sector segments; line_size for one request per line)",
+            config::power_of_two(4));
   }
   // Throws config::ConfigError naming `key_prefix`.<key>.
   void validate(const std::string& key_prefix) const;

@@ -142,9 +142,11 @@ void Lsu::add_requests(const std::vector<LineRequest>& lines, L1Port port, uint3
     link->slot = slot;
     link->data = s.needs_data;
     gp->set_command(kind == AccessKind::Load ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-    // A store carries only the segment it writes; loads ask for the line.
-    const Segment seg =
-        kind == AccessKind::Store ? covering_segment(lr, line_size, sector) : Segment{lr.line_address, line_size};
+    // A store carries only the segment it writes, an atomic its atomic segment (its
+    // bytes lie in one); loads ask for the line.
+    const Segment seg = kind == AccessKind::Store    ? covering_segment(lr, line_size, sector)
+                        : kind == AccessKind::Atomic ? Segment{lr.segment_address, cfg_.coalescer.atomic_segment}
+                                                     : Segment{lr.line_address, line_size};
     gp->set_address(seg.address);
     gp->set_data_length(seg.bytes);
     gp->set_streaming_width(seg.bytes);

@@ -44,10 +44,12 @@ inline std::vector<Line> coalesce(const std::vector<LaneAccess>& pieces, uint32_
   return out;
 }
 
-// Atomics: a lane joins the first request of its (part, line) none of whose bytes it
-// touches (lanes in order), else opens a new one; output by part, line, creation.
+// Atomics: a lane joins the first request of its (part, segment) none of whose bytes it
+// touches (lanes in order), else opens a new one; output by part, segment, creation.
+// (Pieces do not cross a segment: aligned accesses of at most `segment` bytes.)
 inline std::vector<Line> coalesce_atomic(const std::vector<LaneAccess>& pieces, uint32_t line_size,
-                                         uint32_t sector_size, uint32_t parts, uint32_t warp_size = 32) {
+                                         uint32_t sector_size, uint32_t parts, uint32_t segment,
+                                         uint32_t warp_size = 32) {
   std::vector<Line> out;
   const uint32_t per_part = warp_size / parts;
   for (uint32_t p = 0; p < parts; ++p) {
@@ -55,7 +57,7 @@ inline std::vector<Line> coalesce_atomic(const std::vector<LaneAccess>& pieces, 
     for (const LaneAccess& a : pieces) {
       if (a.lane / per_part != p) continue;
       const uint64_t base = a.address / line_size * line_size;
-      std::vector<Line>& list = lines[base];
+      std::vector<Line>& list = lines[a.address / segment * segment];
       Line* target = nullptr;
       for (Line& l : list) {
         bool overlap = false;

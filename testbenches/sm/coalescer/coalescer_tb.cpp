@@ -25,7 +25,8 @@ std::vector<LineRequest> run_atomic(const std::vector<LaneAccess>& p, CoalescerC
   Coalescer c(cfg);
   std::vector<LineRequest> out;
   c.coalesce_atomic(p.data(), p.size(), 32, out);
-  CHECK(golden::to_golden(out) == golden::coalesce_atomic(p, cfg.line_size, cfg.sector_size, cfg.atomic_warp_parts));
+  CHECK(golden::to_golden(out) == golden::coalesce_atomic(p, cfg.line_size, cfg.sector_size, cfg.atomic_warp_parts,
+                                                                     cfg.atomic_segment));
   return out;
 }
 }  // namespace
@@ -102,17 +103,42 @@ TEST_CASE("coalescer half-warp parts and 64-byte lines", "[coalescer]") {
   CHECK(run(golden::strided(0x1000, 4, 4), small).size() == 2);
 }
 
-TEST_CASE("coalescer atomics to one word serialise per half warp", "[coalescer]") {
-  const auto same = run_atomic(golden::strided(0x100, 0, 4));
+TEST_CASE("coalescer atomics to one word serialise per half warp (GPGPU-Sim 3.x rule)", "[coalescer]") {
+  CoalescerConfig v3;
+  v3.atomic_warp_parts = 2;
+  v3.atomic_segment = 128;
+  const auto same = run_atomic(golden::strided(0x100, 0, 4), v3);
   CHECK(same.size() == 32);
-  const auto distinct = run_atomic(golden::strided(0x100, 4, 4));
+  const auto distinct = run_atomic(golden::strided(0x100, 4, 4), v3);
   REQUIRE(distinct.size() == 2);
   CHECK(distinct[0].lane_mask == 0x0000ffffu);
   CHECK(distinct[1].lane_mask == 0xffff0000u);
   // Two lanes per word: two requests per half warp.
   std::vector<LaneAccess> pairs;
   for (uint8_t l = 0; l < 32; ++l) pairs.push_back(LaneAccess{0x200 + (l / 2) * 4ull, 4, l});
+  CHECK(run_atomic(pairs, v3).size() == 4);
+}
+
+TEST_CASE("coalescer atomics group per whole warp and 32-byte segment (GPGPU-Sim 4.x Fermi rule)", "[coalescer]") {
+  // memory_coalescing_arch_atomic with mem_warp_parts 1 and sector segments: 32 lanes on
+  // one word are 32 requests, 32 consecutive words 4 requests of 8 lanes, in segment order.
+  const auto same = run_atomic(golden::strided(0x100, 0, 4));
+  CHECK(same.size() == 32);
+  const auto distinct = run_atomic(golden::strided(0x100, 4, 4));
+  REQUIRE(distinct.size() == 4);
+  for (uint32_t k = 0; k < 4; ++k) {
+    CHECK(distinct[k].line_address == 0x100);
+    CHECK(distinct[k].segment_address == 0x100 + 32 * k);
+    CHECK(distinct[k].lane_mask == 0xffu << (8 * k));
+    CHECK(distinct[k].sector_mask == 1u << k);
+  }
+  // Two lanes per word: 16 words in 2 segments, two requests each.
+  std::vector<LaneAccess> pairs;
+  for (uint8_t l = 0; l < 32; ++l) pairs.push_back(LaneAccess{0x200 + (l / 2) * 4ull, 4, l});
   CHECK(run_atomic(pairs).size() == 4);
+  std::vector<LaneAccess> spread;  // lanes 0..31 on words 0, 8, 16, ...: one 32 B segment each
+  for (uint8_t l = 0; l < 32; ++l) spread.push_back(LaneAccess{0x1000 + l * 32ull, 4, l});
+  CHECK(run_atomic(spread).size() == 32);
 }
 
 TEST_CASE("coalescer scattered random patterns match the golden model", "[coalescer]") {
@@ -128,6 +154,7 @@ TEST_CASE("coalescer scattered random patterns match the golden model", "[coales
     CoalescerConfig cfg;
     cfg.warp_parts = 1u << (rng() % 2);
     cfg.atomic_warp_parts = 1u << (rng() % 3);
+    cfg.atomic_segment = 32u << (rng() % 3);  // 32, 64, 128
     run(p, cfg);
     run_atomic(p, cfg);
   }

@@ -330,17 +330,24 @@ TEST_CASE("lsu constant accesses to distinct words serialise", "[lsu]") {
   b.check_quiet();
 }
 
-TEST_CASE("lsu atomics go to the L1D as atomic writes, one per lane on one word", "[lsu]") {
+TEST_CASE("lsu atomics go to the L1D as 32-byte atomic writes, one per lane on one word", "[lsu]") {
   LsuConfig cfg;
   Bench b(cfg, false);
   auto* atom = b.mem(StateSpace::Global, isa::AccessKind::Atomic, 4, ~0u, [](uint32_t) { return 0x4000; }, 3);
   auto* spread = b.mem(StateSpace::Global, isa::AccessKind::Atomic, 4, ~0u, [](uint32_t l) { return 0x4000 + 4 * l; }, 4);
   b.run_in_order({atom, spread});
   REQUIRE(b.sink->retired.size() == 2);
-  REQUIRE(b.fake_d->accepted.size() == 32 + 2);
+  // One word: 32 requests; 32 consecutive words: one per 32 B segment (GPGPU-Sim 4.x).
+  REQUIRE(b.fake_d->accepted.size() == 32 + 4);
   for (const auto& s : b.fake_d->accepted) {
     CHECK(s.kind == AccessKind::Atomic);
     CHECK(s.command == tlm::TLM_WRITE_COMMAND);
+    CHECK(s.bytes == 32);  // the segment's data, not the line's
+  }
+  for (uint32_t k = 0; k < 32; ++k) CHECK(b.fake_d->accepted[k].address == 0x4000);
+  for (uint32_t k = 0; k < 4; ++k) {
+    CHECK(b.fake_d->accepted[32 + k].address == 0x4000 + 32 * k);
+    CHECK(b.fake_d->accepted[32 + k].sectors == 1u << k);
   }
   // The atomic with a result completes when its last response is processed.
   CHECK(b.sink->of(0).complete == b.fake_d->accepted[31].cycle + 5 + 1);
