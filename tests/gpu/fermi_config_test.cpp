@@ -35,6 +35,38 @@ TEST_CASE("fermi config gtx480 has the GTX480 parameters", "[gpu][fermi]") {
   CHECK(c.l2.dram.scheduler == "frfcfs");
   CHECK(std::abs(c.dram_bandwidth_gbs() - 177.4) < 0.05);
   CHECK(c.clocks.core_mhz == 700.0);
+  // GPGPU-Sim 4.2 SM2_GTX480 (docs/platforms/fermi.md, "Parameters").
+  CHECK(c.l2.sub_partitions == 2);                                        // -gpgpu_n_sub_partition_per_mchannel 2
+  CHECK(c.l2.bank.size_bytes() == 64 * 1024);                             // dl2 S:64:128:8 per slice
+  CHECK(c.l2.bank.mshr.entries == 256);                                   // dl2 A:256:4
+  CHECK(c.l2.bank.input_queue == 64);                                     // -gpgpu_dram_partition_queues 64:64:64:64
+  CHECK(c.l2.dram_queue == 64);
+  CHECK(c.l2.dram.queue_size == 64);                                      // -gpgpu_frfcfs_dram_sched_queue_size 64
+  CHECK(c.sm.l1d.hit_latency == 35);                                      // -gpgpu_l1_latency 35
+  CHECK(c.sm.l1d.mshr.entries == 64);                                     // dl1 S:64:8
+  CHECK(c.sm.l1t.size_bytes() == 12 * 1024);                              // tex N:4:128:24
+  CHECK(c.interconnect.channel_bytes == 40);                              // flit_size = 40
+  CHECK(c.cta_scheduler.ctas_per_cycle == 15);                            // one CTA per cluster per cycle
+}
+
+TEST_CASE("fermi config gpgpusim3 variant has the GPGPU-Sim 3.x GTX480 values the seed papers ran", "[gpu][fermi]") {
+  const gpu::GpuConfig c = load("configs/variants/gpgpusim3_gtx480.json");
+  CHECK(c.l2_bytes() == 768 * 1024);
+  CHECK(c.l2.sub_partitions == 2);
+  CHECK(c.l2.bank.mshr.entries == 32);  // dl2 64:128:8,...,A:32:4
+  CHECK(c.l2.bank.input_queue == 8);    // -gpgpu_dram_partition_queues default 8:8:8:8
+  CHECK(c.l2.dram_queue == 8);
+  CHECK(c.l2.dram.queue_size == 16);
+  CHECK(c.sm.l1d.hit_latency == 1);     // no L1 latency queue in 3.x
+  CHECK(c.sm.l1d.mshr.entries == 32);   // dl1 A:32:8
+  CHECK(c.interconnect.channel_bytes == 32);
+  for (const char* paper : {"elf_table1", "mascar_table1", "thesis_table2_1", "thesis_table5_1"}) {
+    INFO(paper);
+    const gpu::GpuConfig v = load(std::string("configs/variants/") + paper + ".json");
+    CHECK(v.l2.sub_partitions == 1);  // the papers count one L2 bank per memory controller
+    CHECK(v.sm.l1d.hit_latency == 1);
+    CHECK(v.interconnect.channel_bytes == 32);
+  }
 }
 
 TEST_CASE("fermi config variants load and differ where their papers say", "[gpu][fermi]") {

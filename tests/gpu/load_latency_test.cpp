@@ -156,7 +156,8 @@ void require_min_latency_dominates(const gpu::GpuConfig& c) {
 TEST_CASE("gpu_top load-miss latency on an idle GPU follows the configured path latencies", "[gpu][latency]") {
   // Without the shipped ROP stage (l2.rop_latency 120): the crossbar case below has one.
   const gpu::GpuConfig base = fermi_config({"interconnect.topology=\"fixed_latency\"", "interconnect.latency=20",
-                                            "l2.bank.miss_latency=30", "l2.rop_latency=0"});
+                                            "l2.bank.miss_latency=30", "l2.rop_latency=0",
+                                            "sm.l1d.miss_latency=1"});
   require_min_latency_dominates(base);
   require_single_flit_request(base);
   std::vector<gpu::GpuConfig> cfgs(4, base);
@@ -181,7 +182,7 @@ TEST_CASE("gpu_top load-miss latency on an idle GPU follows the configured path 
 TEST_CASE("gpu_top load-miss latency on the Fermi crossbar equals the configured latencies plus the hand-over "
           "cycles plus the reply serialization",
           "[gpu][latency]") {
-  // The real Fermi interconnect (crossbar, 32 B flits, 15 x 6 ports) and every other
+  // The real Fermi interconnect (crossbar, 40 B flits, 15 SM x 12 L2 sub-partition ports) and every other
   // latency on the path changed from its default, the ROP stage included.
   const gpu::GpuConfig base =
       fermi_config({"interconnect.topology=\"crossbar\"", "interconnect.latency=6", "sm.l1d.miss_latency=3",
@@ -200,10 +201,10 @@ TEST_CASE("gpu_top load-miss latency on the Fermi crossbar equals the configured
   CHECK(lat[2] == lat[0] + 2 * kDelta);  // the L2->DRAM and DRAM->L2 queues
   CHECK(lat[3] + base.l2.rop_latency + kRopInput == lat[0]);
   // 3 + 6 + 11 + 45 + 4 + 100 + 4 + 2 + 6 = 181 configured, 10 hand-over cycles, and the
-  // 8 + 128 B read reply is 5 flits of 32 B: delivered 4 cycles after its head.
+  // 8 + 128 B read reply is 4 flits of 40 B: delivered 3 cycles after its head.
   CHECK(configured_latency(base) == 181);
   CHECK(handover_cycles(base) == 10);
-  CHECK(reply_serialization(base) == 4);
+  CHECK(reply_serialization(base) == 3);
   for (std::size_t i = 0; i < cfgs.size(); ++i) {
     INFO("configuration " << i);
     CHECK(lat[i] == configured_latency(cfgs[i]) + handover_cycles(cfgs[i]) + reply_serialization(cfgs[i]));

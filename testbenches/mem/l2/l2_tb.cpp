@@ -476,12 +476,15 @@ TEST_CASE("l2: a full ROP queue withholds END_REQ and takes the request from the
 TEST_CASE("l2: the shipped Fermi partition answers back-to-back hits at one per cycle", "[l2]") {
   // configs/fermi_gtx480.json: GPGPU-Sim's -gpgpu_l2_rop_latency 120 is the ROP stage, a
   // pipeline in front of the bank, and the bank answers a hit the cycle after its lookup,
-  // so its 8-entry response queue (-gpgpu_dram_partition_queues ...:8) only buffers
-  // responses waiting for the interconnect. (With the 120 cycles as the bank's hit latency
-  // each hit held a response-queue slot for 120 cycles: 8 hits per 121 cycles.)
+  // so its response queue (-gpgpu_dram_partition_queues ...:64) only buffers responses
+  // waiting for the interconnect. (With the 120 cycles as the bank's hit latency each hit
+  // held a response-queue slot for 120 cycles: 8 hits per 121 cycles with 8 entries.)
+  // One slice of the shipped partition (its slices are alike; this bench drives one port).
   auto src = config::ConfigSource::from_file("configs/fermi_gtx480.json");
   L2PartitionConfig cfg;
   config::read(src, cfg, "l2");
+  REQUIRE(cfg.sub_partitions == 2);
+  cfg.sub_partitions = 1;
   cfg.protocol_checkers = true;
   cfg.dram.timing_checker = true;
   const std::size_t hits = 64;
