@@ -1,5 +1,5 @@
 // Branch-heavy, shared-memory-heavy, barrier and atomic workloads: nqueen, storegpu,
-// tailwork, histogram, scan, reduce, nw.
+// tailwork, histogram, atomics, scan, reduce, nw.
 #include <algorithm>
 #include <cmath>
 
@@ -112,6 +112,29 @@ void gen_histogram(Size size, const OutDir& out) {
 }
 GPUTLM_WORKLOAD("histogram", "atomics: 256-bin histogram, shared then global atomics",
                 gen_histogram);
+
+// Global atomics under contention (one launch per pattern, atomics.cu). Sizes are the
+// threads of each launch; the data of add_hist is skewed so one bin is hot.
+void gen_atomics(Size size, const OutDir& out) {
+  const bool small = size == Size::kSmall;
+  const int32_t cas_n = small ? 256 : 1024, add_n = small ? 3840 : 61440;
+  const std::size_t hist_n = small ? 16384 : (1u << 20);
+  auto in = random_u32(1901, hist_n);
+  for (std::size_t i = 0; i < hist_n; i += 8) in[i] = 7;  // an eighth of the values: one bin
+  std::vector<int32_t> counters = {cas_n, add_n};
+  std::vector<int32_t> warps(static_cast<std::size_t>(add_n / 32), 32);
+  std::vector<int32_t> bins(256, 0);
+  for (uint32_t v : in) ++bins[v & 255u];
+  std::vector<int32_t> own(static_cast<std::size_t>(add_n));
+  for (int32_t t = 0; t < add_n; ++t) own[static_cast<std::size_t>(t)] = t;
+  out.write("in.bin", in);
+  out.write("counters_ref.bin", counters);
+  out.write("warps_ref.bin", warps);
+  out.write("bins_ref.bin", bins);
+  out.write("own_ref.bin", own);
+}
+GPUTLM_WORKLOAD("atomics", "atomics: one-word CAS loop, one word, per-warp words, histogram bins, uncontended",
+                gen_atomics);
 
 void gen_scan(Size size, const OutDir& out) {
   std::size_t n = size == Size::kSmall ? 8192 : 65536;
