@@ -75,6 +75,28 @@ TEST_CASE("cta_scheduler with ctas_per_cycle = SM count fills every SM in one cy
   }
 }
 
+TEST_CASE("cta_scheduler delays a kernel's first CTA by the kernel and per-CTA launch latencies (GPGPU-Sim)",
+          "[gpu][cta_scheduler]") {
+  // GPGPU-Sim: a kernel's CTAs wait kernel_launch_latency + num_blocks x TB_launch_latency
+  // cycles after it starts running. Two kernels on one stream: each pays from its admission.
+  gpu::CtaSchedulerConfig cfg;
+  cfg.kernel_launch_latency = 5;
+  cfg.cta_launch_latency = 2;
+  FakeGpu b(4, FakeSmLimits{}, [](uint32_t, uint64_t) { return 100; }, cfg);
+  sm::KernelInstance k0 = make_kernel(0, 256), k1 = make_kernel(1, 256);
+  b.sched->submit(k0, 10);
+  b.sched->submit(k1, 3);
+  b.run();
+  REQUIRE(b.log.size() == 13);
+  const auto& r0 = b.sched->record(0);
+  const auto& r1 = b.sched->record(1);
+  CHECK(r0.admit_cycle == 1);
+  CHECK(r0.first_cta_cycle == 1 + 5 + 10 * 2);
+  for (uint64_t i = 0; i < 10; ++i) CHECK(b.log[i].cycle == 26 + i);  // then one per cycle
+  CHECK(r1.admit_cycle == r0.end_cycle + 1);
+  CHECK(r1.first_cta_cycle == r1.admit_cycle + 5 + 3 * 2);
+}
+
 TEST_CASE("cta_scheduler occupancy limited by CTA slots", "[gpu][cta_scheduler]") {
   CHECK(occupancy(make_kernel(0, 32, 8), FakeSmLimits{}) == 8);
 }

@@ -82,3 +82,43 @@ GPUTLM_FERMI_WORKLOAD_TEST(nw)
 TEST_CASE("fermi_workload_vecadd on a single SM reuses the warp slots of finished CTAs", "[gpu]") {
   run_on_fermi("vecadd", {"sms=1"});
 }
+
+// Cold start (issue 10 item 4): with GPGPU-Sim's -gpgpu_perfect_inst_const_cache 0, the first
+// instruction fetches miss the L1I and the kernel-parameter loads (ld.param) miss the
+// constant cache, and both go to the L2 over the interconnect like data misses: every L2
+// access of the run is an L1 miss of some SM (instruction, data, constant or texture).
+TEST_CASE("fermi_workload_vecadd cold start: L1I and kernel-parameter misses are served by the L2", "[gpu]") {
+  using namespace gputlm;
+  const gpu::GpuConfig cfg = platforms::fermi::read_gpu_config(config::ConfigSource::from_file("configs/fermi_gtx480.json"));
+  const runtime::LaunchSpec spec =
+      runtime::parse_launch_spec(std::string(GPUTLM_WORKLOADS_BUILD_DIR) + "/vecadd/small/spec.json");
+  auto backend = std::make_unique<gpu::TimingBackend>(cfg);
+  gpu::TimingBackend& timing = *backend;
+  runtime::Runtime rt(std::move(backend));
+  runtime::run_launch_spec(spec, rt);
+  stats::Group& st = timing.gpu().stats();
+  auto total = [&](const std::string& path) {
+    const stats::Stat* s = st.find(path);
+    REQUIRE(s != nullptr);
+    return s->scalar(stats::View::Total);
+  };
+  double l1_to_l2 = 0;
+  uint32_t active = 0;
+  for (uint32_t i = 0; i < cfg.sms; ++i) {
+    const std::string sm = "sm" + std::to_string(i) + ".";
+    for (const char* c : {"l1i", "l1d", "l1c", "l1t"})
+      l1_to_l2 += total(sm + c + ".load_primary_misses") + total(sm + c + ".write_outcomes");
+    if (total(sm + "warp_instructions") == 0) continue;
+    ++active;
+    INFO("SM " << i);
+    CHECK(total(sm + "l1i.load_primary_misses") >= 1);  // its first instructions came from the L2
+    CHECK(total(sm + "l1c.load_primary_misses") >= 1);  // ... and its kernel parameters
+  }
+  CHECK(active >= 2);
+  double l2_accesses = 0;
+  for (uint32_t p = 0; p < cfg.partitions; ++p)
+    for (uint32_t k = 0; k < cfg.l2.sub_partitions; ++k)
+      l2_accesses += total("l2p" + std::to_string(p) + ".sub" + std::to_string(k) + ".bank.accesses") -
+                     total("l2p" + std::to_string(p) + ".sub" + std::to_string(k) + ".bank.fail_causes");
+  CHECK(l2_accesses == l1_to_l2);
+}

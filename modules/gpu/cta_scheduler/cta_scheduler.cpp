@@ -303,6 +303,8 @@ void CtaScheduler::admit(uint64_t cycle) {
       refused_at_.erase(r->kernel->id);
     }
     r->admit_cycle = cycle;
+    r->issue_from = cycle + cfg_.kernel_launch_latency + uint64_t{r->cta_count} * cfg_.cta_launch_latency;
+    if (r->issue_from > cycle) wake_at(r->issue_from);
     running_.push_back(r);
     ++running_changes_;
     it = queue_.erase(it);
@@ -318,7 +320,8 @@ bool CtaScheduler::issue_one(uint64_t cycle, std::vector<uint8_t>& used) {
     SmSlot& slot = sms_[s];
     if (used[s] || cycle < slot.eligible_from) continue;
     for (KernelRecord* r : running_) {
-      if (r->all_issued() || !in_set(r->sm_set, s) || !slot.sm->can_accept_cta(*r->kernel)) continue;
+      if (r->all_issued() || cycle < r->issue_from || !in_set(r->sm_set, s) || !slot.sm->can_accept_cta(*r->kernel))
+        continue;
       const uint64_t cta = r->ctas_issued++;
       kernel_boundary(slot, *r);
       slot.sm->launch_cta(*r->kernel, cta);

@@ -41,6 +41,8 @@ namespace gputlm::gpu {
 
 struct CtaSchedulerConfig {
   uint32_t ctas_per_cycle = 1;
+  uint32_t kernel_launch_latency = 0;
+  uint32_t cta_launch_latency = 0;
   uint32_t max_concurrent_kernels = 16;
   std::string steering = "all";
   SplitSteeringConfig split;
@@ -55,6 +57,14 @@ struct CtaSchedulerConfig {
             "CTAs assigned per core cycle, GPU-wide, each to a different SM (KAWS / seed §P2: 1; "
             "GPGPU-Sim assigns one per SIMT-core cluster per cycle, i.e. one per SM on Fermi: set it to the SM count)",
             config::at_least(1));
+    v.param("kernel_launch_latency", kernel_launch_latency,
+            "cycles from a kernel's admission to its first CTA (GPGPU-Sim -gpgpu_kernel_launch_latency; 0 on "
+            "SM2_GTX480)",
+            config::at_least(0));
+    v.param("cta_launch_latency", cta_launch_latency,
+            "further cycles per CTA of the kernel before its first CTA (GPGPU-Sim -gpgpu_TB_launch_latency, which "
+            "delays the kernel by num_blocks x this; 0 on SM2_GTX480)",
+            config::at_least(0));
     v.param("max_concurrent_kernels", max_concurrent_kernels,
             "kernels that may be admitted (running) at once; later launches wait in the queue (Fermi: 16)",
             config::at_least(1));
@@ -106,6 +116,7 @@ struct KernelRecord {
   uint64_t cta_count = 0;
   std::vector<uint32_t> sm_set;  // chosen at admission
   uint64_t submit_cycle = kNotYet, admit_cycle = kNotYet;
+  uint64_t issue_from = 0;                  // first cycle a CTA may be launched (after the launch latency)
   uint64_t first_cta_cycle = kNotYet;       // first CTA launched
   uint64_t last_cta_issue_cycle = kNotYet;  // last CTA launched ("last CTA issued", KAWS)
   uint64_t end_cycle = kNotYet;             // finish cycle of the kernel's last completing CTA
