@@ -44,8 +44,16 @@ void WarpInstructionPool::release(WarpInstruction* wi) {
   free_.push_back(wi);
 }
 
-UnitType default_unit_for(const isa::Instruction& in, bool has_dp_unit, bool has_int_unit) {
+UnitType default_unit_for(const isa::Instruction& in, bool has_dp_unit, bool has_int_unit, bool divide_on_sfu) {
   using isa::OpClass;
+  if (divide_on_sfu) {
+    switch (in.op) {
+      case isa::Opcode::Div: case isa::Opcode::Rem: case isa::Opcode::Sqrt: case isa::Opcode::Rcp:
+        return in.cls == OpClass::Fp64 && has_dp_unit ? UnitType::Dp : UnitType::Sfu;
+      default:
+        break;
+    }
+  }
   switch (in.cls) {
     case OpClass::MemGlobal:
     case OpClass::MemLocal:

@@ -107,7 +107,9 @@ class WarpInstructionPool {
 // classes to Mem; Fp64 to Dp (else Sfu, as GPGPU-Sim's Fermi model sends DP to the SFU);
 // Sfu to Sfu; integer multiply/divide to Int when present; everything else (ALU, FP32,
 // FP16, conversions, control, barriers, exit, nop) to Sp.
-UnitType default_unit_for(const isa::Instruction& in, bool has_dp_unit, bool has_int_unit);
+// divide_on_sfu: div/rem/sqrt/rcp of any type go to the SFU (GPGPU-Sim; FP64 to the DP
+// unit when there is one).
+UnitType default_unit_for(const isa::Instruction& in, bool has_dp_unit, bool has_int_unit, bool divide_on_sfu);
 
 // Fills writes/reads of `wi` from its instruction's registers and predicates.
 void fill_register_keys(WarpInstruction& wi);

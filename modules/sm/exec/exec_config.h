@@ -23,6 +23,7 @@ struct ExecConfig {
   uint32_t sfu_units = 1;
   uint32_t dp_units = 0;
   uint32_t int_units = 0;
+  bool divide_on_sfu = true;
   uint32_t width = 1;
   std::vector<uint32_t> latency_int{4, 13, 4, 5, 145};
   std::vector<uint32_t> initiation_int{1, 2, 2, 1, 8};
@@ -47,6 +48,11 @@ struct ExecConfig {
     v.param("dp_units", dp_units, "DP units (-gpgpu_num_dp_units); 0 = FP64 runs on the SFU (Fermi)",
             config::at_least(0));
     v.param("int_units", int_units, "INT units; 0 = integer multiply/divide run on the SP", config::at_least(0));
+    v.param("divide_on_sfu", divide_on_sfu,
+            "div, rem, sqrt and rcp of every type (IEEE and integer too) issue to the SFU, as GPGPU-Sim classifies "
+            "them (SFU_OP, cuda-sim.cc); false: only the .approx forms and transcendentals go to the SFU, the rest "
+            "to the SP (FP64 to the DP unit when there is one)",
+            config::any());
     v.param("width", width, "instructions each unit accepts per cycle (each with its own initiation interval)",
             config::at_least(1));
     v.param("latency_int", latency_int, "integer latency in cycles: ADD,MAX,MUL,MAD,DIV (-ptx_opcode_latency_int)",

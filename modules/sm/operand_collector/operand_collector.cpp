@@ -47,6 +47,7 @@ OperandCollector::OperandCollector(sc_core::sc_module_name name, const OperandCo
       cfg_(cfg),
       has_dp_(exec.dp_units > 0),
       has_int_(exec.int_units > 0),
+      divide_on_sfu_(exec.divide_on_sfu),
       domain_(domain),
       ports_(dispatch_ports(exec)),
       stats_(parent, basename()),
@@ -81,7 +82,7 @@ OperandCollector::OperandCollector(sc_core::sc_module_name name, const OperandCo
   for (auto& b : banks_) b.reserve(collectors_.size() * kMaxReadKeys);
 }
 
-UnitType OperandCollector::unit_for(const isa::Instruction& in) const { return default_unit_for(in, has_dp_, has_int_); }
+UnitType OperandCollector::unit_for(const isa::Instruction& in) const { return default_unit_for(in, has_dp_, has_int_, divide_on_sfu_); }
 
 int32_t OperandCollector::find_free(uint32_t scheduler, UnitType unit, uint64_t now) const {
   for (std::size_t i = 0; i < collectors_.size(); ++i) {

@@ -85,7 +85,7 @@ class OperandCollector : public sc_core::sc_module, public PipelineStage, public
   void read_banks(uint64_t cycle);
 
   OperandCollectorConfig cfg_;
-  bool has_dp_, has_int_;
+  bool has_dp_, has_int_, divide_on_sfu_;
   const ClockDomain& domain_;
   std::vector<UnitType> ports_;
   std::vector<Collector> collectors_;

@@ -9,6 +9,7 @@
 #include "sm/lsu/lsu_config.h"
 #include "sm/lsu/reexec_queue.h"
 #include "sm/operand_collector/operand_collector.h"
+#include "sm/warp_instruction.h"
 
 using namespace gputlm;
 using namespace gputlm::sm;
@@ -52,6 +53,41 @@ TEST_CASE("exec_unit latency table follows GPGPU-Sim's GTX480 lists", "[exec_uni
     CHECK(o.latency == r.lat);
     CHECK(o.initiation == r.ii);
   }
+}
+
+TEST_CASE("exec_unit division, remainder, sqrt and rcp issue to the SFU as GPGPU-Sim classifies them", "[exec_unit]") {
+  // GPGPU-Sim (cuda-sim.cc set_opcode_and_latency): DIV/REM of every type and every
+  // sqrt/rcp are SFU_OP; gputlm's op classes put the IEEE and integer forms on the SP.
+  // The op class as the PTX front end assigns it (isa/frontend/classify.cpp).
+  auto unit = [](Opcode op, ScalarType type, bool approx, bool divide_on_sfu, bool has_dp = false) {
+    using isa::OpClass;
+    isa::Instruction in;
+    in.op = op;
+    in.type = type;
+    const bool fp = type == ScalarType::F32 || type == ScalarType::F64;
+    if (approx) in.cls = OpClass::Sfu;
+    else if (type == ScalarType::F64) in.cls = OpClass::Fp64;
+    else if (op == Opcode::Div || op == Opcode::Rem) in.cls = fp ? OpClass::Fp32 : OpClass::IntDiv;
+    else if (op == Opcode::Mul) in.cls = fp ? OpClass::Fp32 : OpClass::IntMul;
+    else in.cls = fp ? OpClass::Fp32 : OpClass::IntAlu;
+    return default_unit_for(in, has_dp, false, divide_on_sfu);
+  };
+  for (bool gs : {true, false}) {
+    INFO("divide_on_sfu " << gs);
+    const UnitType ieee = gs ? UnitType::Sfu : UnitType::Sp;
+    CHECK(unit(Opcode::Div, ScalarType::F32, false, gs) == ieee);  // div.rn.f32
+    CHECK(unit(Opcode::Sqrt, ScalarType::F32, false, gs) == ieee);
+    CHECK(unit(Opcode::Rcp, ScalarType::F32, false, gs) == ieee);
+    CHECK(unit(Opcode::Div, ScalarType::S32, false, gs) == ieee);
+    CHECK(unit(Opcode::Rem, ScalarType::U64, false, gs) == ieee);
+    CHECK(unit(Opcode::Div, ScalarType::F32, true, gs) == UnitType::Sfu);  // div.approx: always
+    CHECK(unit(Opcode::Rsqrt, ScalarType::F32, true, gs) == UnitType::Sfu);
+    CHECK(unit(Opcode::Div, ScalarType::F64, false, gs) == UnitType::Sfu);  // no DP unit (Fermi)
+    CHECK(unit(Opcode::Div, ScalarType::F64, false, gs, true) == UnitType::Dp);
+    CHECK(unit(Opcode::Add, ScalarType::F32, false, gs) == UnitType::Sp);
+    CHECK(unit(Opcode::Mul, ScalarType::S32, false, gs) == UnitType::Sp);
+  }
+  CHECK(ExecConfig{}.divide_on_sfu);
 }
 
 TEST_CASE("exec_unit config is read from JSON and bad lists name the key", "[exec_unit]") {

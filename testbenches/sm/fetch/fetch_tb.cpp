@@ -28,7 +28,7 @@ class UnitMap : public sc_core::sc_module, public IssueStatusIF {
   sc_core::sc_export<IssueStatusIF> exp{"exp"};
   explicit UnitMap(sc_core::sc_module_name n) : sc_core::sc_module(n) { exp.bind(*this); }
   bool can_accept(uint32_t, UnitType) const override { return true; }
-  UnitType unit_for(const isa::Instruction& in) const override { return default_unit_for(in, false, false); }
+  UnitType unit_for(const isa::Instruction& in) const override { return default_unit_for(in, false, false, true); }
   uint64_t availability_version(uint64_t) const override { return 0; }  // always accepts
 };
 

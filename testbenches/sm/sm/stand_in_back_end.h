@@ -26,7 +26,7 @@ class StandInBackEnd : public sc_core::sc_module, public IssueStatusIF, public P
                  std::array<uint32_t, kUnitTypes> latency, std::array<uint32_t, kUnitTypes> interval);
 
   bool can_accept(uint32_t scheduler, UnitType unit) const override;
-  UnitType unit_for(const isa::Instruction& in) const override { return default_unit_for(in, false, false); }
+  UnitType unit_for(const isa::Instruction& in) const override { return default_unit_for(in, false, false, true); }
   bool tick(uint64_t cycle) override;
   // Every cycle may change an answer (per-unit initiation intervals): schedulers re-check.
   uint64_t availability_version(uint64_t cycle) const override { return cycle; }
