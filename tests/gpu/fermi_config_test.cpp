@@ -47,6 +47,7 @@ TEST_CASE("fermi config gtx480 has the GTX480 parameters", "[gpu][fermi]") {
   CHECK(c.sm.l1t.size_bytes() == 12 * 1024);                              // tex N:4:128:24
   CHECK(c.interconnect.channel_bytes == 40);                              // flit_size = 40
   CHECK(c.cta_scheduler.ctas_per_cycle == 15);                            // one CTA per cluster per cycle
+  CHECK(c.sm.exec.pipeline_registers == 3);                               // ID_OC, OC_EX, EX_WB registers
 }
 
 TEST_CASE("fermi config gpgpusim3 variant has the GPGPU-Sim 3.x GTX480 values the seed papers ran", "[gpu][fermi]") {

@@ -56,6 +56,22 @@ TEST_CASE("sm: a dependent ALU chain in one warp issues once per ALU latency", "
   CHECK(tb.sm.process().activations() < static_cast<uint64_t>(cycles->scalar(stats::View::Epoch)));
 }
 
+TEST_CASE("sm: exec.pipeline_registers adds to every dependent-issue distance (GPGPU-Sim latency + 6)", "[sm]") {
+  SmConfig cfg = one_scheduler("gto");
+  cfg.exec.pipeline_registers = 3;  // GPGPU-Sim's ID_OC, OC_EX and EX_WB registers
+  SmHarness tb("tb", cfg);
+  run_alu_chain(tb, 32, 3);
+  const auto chain = alu_chain_issues(tb.issued, 0);
+  REQUIRE(chain.size() == 8);
+  for (std::size_t i = 1; i < chain.size(); ++i) {
+    INFO(chain[i - 1].text << " -> " << chain[i].text);
+    const bool mul = chain[i - 1].text.rfind("mul", 0) == 0, add = chain[i - 1].text.rfind("add", 0) == 0;
+    const uint64_t lat = mul ? cfg.exec.latency_int[2] : add ? cfg.exec.latency_int[0] : cfg.exec.latency_other;
+    CHECK(chain[i].cycle - chain[i - 1].cycle == lat + kPipelineOverhead + 3);
+  }
+  CHECK(tb.sm.idle());
+}
+
 TEST_CASE("sm: two independent warps interleave on one scheduler", "[sm]") {
   SmConfig cfg = one_scheduler("lrr");
   SmHarness tb("tb", cfg);

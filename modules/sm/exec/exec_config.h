@@ -24,6 +24,7 @@ struct ExecConfig {
   uint32_t dp_units = 0;
   uint32_t int_units = 0;
   bool divide_on_sfu = true;
+  uint32_t pipeline_registers = 0;
   uint32_t width = 1;
   std::vector<uint32_t> latency_int{4, 13, 4, 5, 145};
   std::vector<uint32_t> initiation_int{1, 2, 2, 1, 8};
@@ -53,6 +54,11 @@ struct ExecConfig {
             "them (SFU_OP, cuda-sim.cc); false: only the .approx forms and transcendentals go to the SFU, the rest "
             "to the SP (FP64 to the DP unit when there is one)",
             config::any());
+    v.param("pipeline_registers", pipeline_registers,
+            "cycles every SP/SFU/DP/INT instruction spends in pipeline registers besides its latency, so a "
+            "dependent instruction issues latency + 3 + this after it (GPGPU-Sim's ID_OC, OC_EX and EX_WB "
+            "registers: 3, a dependent issue at latency + 6)",
+            config::at_least(0));
     v.param("width", width, "instructions each unit accepts per cycle (each with its own initiation interval)",
             config::at_least(1));
     v.param("latency_int", latency_int, "integer latency in cycles: ADD,MAX,MUL,MAD,DIV (-ptx_opcode_latency_int)",

@@ -29,7 +29,7 @@ ExecUnit::ExecUnit(sc_core::sc_module_name name, UnitType type, const ExecConfig
   uint32_t longest = std::max({cfg.latency_sfu, cfg.latency_other});
   for (const auto* v : {&cfg.latency_int, &cfg.latency_fp, &cfg.latency_dp})
     for (uint32_t l : *v) longest = std::max(longest, l);
-  active_.reserve(static_cast<std::size_t>(cfg.width) * longest + cfg.result_buffer);
+  active_.reserve(static_cast<std::size_t>(cfg.width) * (longest + cfg.pipeline_registers) + cfg.result_buffer);
 }
 
 bool ExecUnit::can_accept() const {
@@ -54,7 +54,7 @@ void ExecUnit::receive(WarpInstruction& wi) {
       break;
     }
   }
-  active_.push_back(Entry{&wi, now + t.latency});
+  active_.push_back(Entry{&wi, now + t.latency + cfg_.pipeline_registers});
   ++instructions_;
   wake_owner();
 }
