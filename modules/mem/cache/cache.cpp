@@ -29,6 +29,7 @@ const char* to_string(AccessOutcome o) {
     case AccessOutcome::MissNoAllocate: return "miss_no_allocate";
     case AccessOutcome::ReservationFail: return "reservation_fail";
     case AccessOutcome::Nack: return "nack";
+    case AccessOutcome::LazyWrite: return "lazy_write";
   }
   return "?";
 }
@@ -56,6 +57,12 @@ void CacheConfig::validate(const std::string& key_prefix) const {
                               std::to_string(line_size) + "-byte line (at most 32 sectors of at least 4 bytes)");
   if (sectors > 1 && (mshr.organisation == "tsma" || mshr.organisation == "htsma"))
     throw config::ConfigError("key '" + p + "sectors': TSMA/HTSMA share whole-line tags; use sectors = 1");
+  if (write_allocate == "lazy_fetch_on_read" && write_policy != "write_back")
+    throw config::ConfigError("key '" + p + "write_allocate': lazy_fetch_on_read needs write_policy write_back, "
+                              "not " + write_policy);
+  if (write_allocate == "lazy_fetch_on_read" && line_size > 128)
+    throw config::ConfigError("key '" + p + "write_allocate': lazy_fetch_on_read tracks written bytes of lines "
+                              "up to 128 bytes, not " + std::to_string(line_size));
   if (write_policy == "write_back" && fail_mode == "reject" && miss_queue < 2)
     throw config::ConfigError("key '" + p + "miss_queue': a write-back cache needs at least 2 slots "
                               "(a fetch and a write-back)");
@@ -82,6 +89,7 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& cfg, const ClockDo
       write_back_(cfg_.write_policy == "write_back"),
       read_only_(cfg_.write_policy == "read_only"),
       on_miss_(cfg_.allocation == "on_miss"),
+      lazy_(write_back_ && cfg_.write_allocate == "lazy_fetch_on_read"),
       group_(parent, basename()),
       tags_(cfg_.sets, cfg_.ways, cfg_.line_size, cfg_.sectors,
             make_set_index(cfg_.set_index, cfg_.sets, cfg_.line_size, "set_index"),
@@ -435,7 +443,7 @@ void Cache::run_internal(uint64_t cycle) {
   in_tick_ = true;
   if (invalidate_requested_ && cycle > invalidate_after_) do_invalidate();
   while (!writeback_blocks_.empty() && !miss_queue_.full()) {
-    push_writeback(writeback_blocks_.back());
+    push_writeback(writeback_blocks_.back().first, writeback_blocks_.back().second);
     writeback_blocks_.pop_back();
   }
   process_fill(cycle);
@@ -496,13 +504,14 @@ void Cache::do_invalidate() {
   for (uint32_t s = 0; s < tags_.sets(); ++s)
     for (uint32_t w = 0; w < tags_.ways(); ++w) {
       CacheLine& l = tags_.line(s, w);
-      if (l.state == LineState::Invalid || l.valid_sectors == 0) continue;
-      if (l.dirty) writeback_blocks_.push_back(l.block);
+      if (l.state == LineState::Invalid || (l.valid_sectors | l.partial_sectors) == 0) continue;
+      if (l.dirty) writeback_blocks_.push_back({l.block, tags_.writeback_bytes(l)});
       ++invalidations_;
       if (l.state == LineState::Valid) {
         tags_.invalidate(s, w);
       } else {  // sectors still pending: keep the reservation, drop the valid data
-        l.valid_sectors = 0;
+        l.valid_sectors = l.partial_sectors = l.dirty_sectors = 0;
+        l.written.reset();
         l.dirty = false;
       }
     }

@@ -27,13 +27,15 @@
 //  * write_evict stores/atomics are written through; their upstream response is sent
 //    when the next level responds to the write (GPGPU-Sim's write acknowledgement).
 //    write_back stores hit: BEGIN_RESP at E + hit_latency; missing: fetch-on-write, the
-//    response is sent at the fill.
+//    response is sent at the fill, or (write_allocate lazy_fetch_on_read) the line is
+//    allocated without a fetch and the store answered at E + hit_latency.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <systemc>
+#include <utility>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -134,14 +136,15 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   Result miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way, uint32_t sector);
   void finish_access(const AccessRecord& rec);
   tlm::tlm_generic_payload* new_downstream(const MemExtension* from, uint64_t address, uint32_t bytes, bool write);
-  void push_writeback(uint64_t block);
+  void push_writeback(uint64_t block, uint32_t bytes);
+  Result lazy_write(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way, uint32_t sector);
   void hold(tlm::tlm_generic_payload& gp);
   void drop(tlm::tlm_generic_payload& gp);
   void respond(tlm::tlm_generic_payload& gp, uint64_t ready);
 
   CacheConfig cfg_;
   const ClockDomain& domain_;
-  bool stall_mode_, write_evict_, write_back_, read_only_, on_miss_;
+  bool stall_mode_, write_evict_, write_back_, read_only_, on_miss_, lazy_;
   stats::Group group_;
   TagArray tags_;
   std::unique_ptr<MshrIF> mshr_;
@@ -151,7 +154,7 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   // Responses the next level gave on the return path (TLM_COMPLETED, or BEGIN_RESP returned):
   // bounded by the miss queue, since a request is sent only while this has room.
   CycleQueue<tlm::tlm_generic_payload*> completed_;
-  std::vector<uint64_t> writeback_blocks_;  // from invalidate_all, drained into the miss queue
+  std::vector<std::pair<uint64_t, uint32_t>> writeback_blocks_;  // (block, bytes) from invalidate_all
   tlm::tlm_generic_payload* deferred_ = nullptr;         // reject mode: END_REQ withheld
   tlm::tlm_generic_payload* input_waiting_ = nullptr;    // stall mode: END_REQ withheld
   tlm::tlm_generic_payload* resp_in_progress_ = nullptr; // upstream: waiting for END_RESP

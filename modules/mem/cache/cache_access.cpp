@@ -28,6 +28,7 @@ Cache::Result Cache::access(tlm::tlm_generic_payload& gp, uint64_t cycle) {
   AccessRecord rec;
   rec.cycle = cycle;
   rec.address = address;
+  rec.bytes = gp.get_data_length();
   rec.block = tags_.block_of(address);
   rec.set = tags_.set_of(rec.block);
   rec.kind = ext.kind;
@@ -36,6 +37,9 @@ Cache::Result Cache::access(tlm::tlm_generic_payload& gp, uint64_t cycle) {
   const int32_t way = tags_.find(rec.set, rec.block);
   const uint32_t sector = tags_.sector_bit(address);
   const bool valid_hit = way >= 0 && (tags_.line(rec.set, static_cast<uint32_t>(way)).valid_sectors & sector) != 0;
+  // Lazy fetch-on-read: a store writes whatever state its sector is in (GPGPU-Sim's probe
+  // is a hit for a written sector, readable or not) and never fetches.
+  const bool lazy_store = lazy_ && ext.kind == AccessKind::Store;
   // Mascar (002 §III-D): with an owner set, only hits of other warps proceed.
   const int32_t owner = owner_warp();
   const bool nack = owner >= 0 && ext.warp != owner && !stall_mode_;
@@ -47,10 +51,12 @@ Cache::Result Cache::access(tlm::tlm_generic_payload& gp, uint64_t cycle) {
     } else {
       r = access_write_through(gp, rec, way);
     }
+  } else if (lazy_store && !nack) {
+    r = lazy_write(gp, rec, way, sector);
   } else if (valid_hit) {
     CacheLine& line = tags_.line(rec.set, static_cast<uint32_t>(way));
     tags_.touch(rec.set, static_cast<uint32_t>(way));
-    if (write) line.dirty = true;
+    if (write) tags_.mark_dirty(rec.set, static_cast<uint32_t>(way), sector);
     if (is_demand_load(ext.kind))
       rec.locality = line.wid == ext.warp ? LocalityClass::Intra : LocalityClass::Inter;
     r.outcome = AccessOutcome::Hit;
@@ -148,7 +154,7 @@ Cache::Result Cache::miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32
     if (sector_miss) {
       tags_.reserve_sectors(rec.set, v, sector, plan.entry);
     } else {
-      if (victim_dirty) push_writeback(tags_.line(rec.set, v).block);
+      if (victim_dirty) push_writeback(tags_.line(rec.set, v).block, tags_.writeback_bytes(tags_.line(rec.set, v)));
       tags_.reserve(rec.set, v, rec.block, ext.warp, plan.entry, sector);
     }
   }
@@ -164,6 +170,51 @@ Cache::Result Cache::miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32
   if (is_demand_load(ext.kind)) rec.locality = LocalityClass::Miss;
   r.outcome = AccessOutcome::PrimaryMiss;
   hold(gp);
+  return r;
+}
+
+// GPGPU-Sim's wr_hit_wb / wr_miss_wa_lazy_fetch_on_read: the store is answered as a hit;
+// an absent line takes a victim (written back when dirty) without an MSHR or a fetch.
+Cache::Result Cache::lazy_write(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way, uint32_t sector) {
+  const MemExtension& ext = mem_ext(gp);
+  Result r;
+  if (way >= 0) {
+    const CacheLine& l = tags_.line(rec.set, static_cast<uint32_t>(way));
+    if ((l.valid_sectors | l.partial_sectors) & sector) r.outcome = AccessOutcome::Hit;
+    else if (l.pending_sectors & sector) r.outcome = AccessOutcome::HitReserved;
+    else r.outcome = AccessOutcome::LazyWrite;  // sector miss: the present line takes it
+  } else {
+    r.outcome = AccessOutcome::LazyWrite;
+  }
+  // Every write miss needs a miss-queue slot, as GPGPU-Sim checks (and a dirty victim's
+  // write-back takes it).
+  if (r.outcome != AccessOutcome::Hit && miss_queue_free() == 0) {
+    r.outcome = AccessOutcome::ReservationFail;
+    r.cause = ReservationFail::MissQueueFull;
+    return r;
+  }
+  if (way < 0) {
+    way = tags_.victim(rec.set);
+    if (way < 0) {
+      r.outcome = AccessOutcome::ReservationFail;
+      r.cause = ReservationFail::SetLocked;
+      return r;
+    }
+    const CacheLine& v = tags_.line(rec.set, static_cast<uint32_t>(way));
+    if (v.state == LineState::Valid && v.dirty) push_writeback(v.block, tags_.writeback_bytes(v));
+    tags_.install(rec.set, static_cast<uint32_t>(way), rec.block, ext.warp, 0);
+  }
+  if (r.outcome != AccessOutcome::LazyWrite) tags_.touch(rec.set, static_cast<uint32_t>(way));
+  // The bytes written: the byte mask within the access, or every byte of it without a mask
+  // (the mask is relative to the requester's 128-byte line; this line is at most 128 bytes).
+  const uint32_t first = static_cast<uint32_t>(gp.get_address() % cfg_.line_size);
+  const uint32_t mask_first = static_cast<uint32_t>(gp.get_address() % 128);
+  std::bitset<128> bytes;
+  for (uint32_t k = 0; k < gp.get_data_length(); ++k)
+    if (ext.byte_mask.none() || ext.byte_mask.test(mask_first + k)) bytes.set(first + k);
+  tags_.write_lazy(rec.set, static_cast<uint32_t>(way), sector, bytes);
+  hold(gp);
+  respond(gp, rec.cycle + cfg_.hit_latency);
   return r;
 }
 

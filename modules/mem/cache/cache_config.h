@@ -24,6 +24,7 @@ struct CacheConfig {
   std::string set_index = "linear";
   std::string write_policy = "write_evict";
   std::string allocation = "on_miss";
+  std::string write_allocate = "fetch_on_write";
   std::string fail_mode = "reject";
   uint32_t level = 0;
   uint32_t hit_latency = 1;
@@ -64,6 +65,12 @@ struct CacheConfig {
             "ways are all reserved locks; GPGPU-Sim default) or on_fill (victim chosen at fill; thesis "
             "§5.3.1). TSMA always shares (reserves) the line at miss time; HTSMA's s-MSHR uses on_fill",
             config::one_of({"on_miss", "on_fill"}));
+    v.param("write_allocate", write_allocate,
+            "write_back only, how a store miss allocates: fetch_on_write (the line / sector is fetched and the "
+            "store answered at the fill) or lazy_fetch_on_read (GPGPU-Sim's 'L': the line is allocated without "
+            "a fetch, the written bytes are dirty and the store is answered as a hit; a sector written in part "
+            "is fetched only when read; a write-back carries the dirty sectors). Atomics always fetch",
+            config::one_of({"fetch_on_write", "lazy_fetch_on_read"}));
     v.param("fail_mode", fail_mode,
             "a miss the cache cannot reserve: reject = nb_transport_fw returns TLM_COMPLETED with "
             "MemExtension::status ReservationFail and its cause (L1, the requester retries); stall = "

@@ -33,8 +33,10 @@ tlm::tlm_generic_payload* Cache::new_downstream(const MemExtension* from, uint64
   return d;
 }
 
-void Cache::push_writeback(uint64_t block) {
-  tlm::tlm_generic_payload* d = new_downstream(nullptr, block * cfg_.line_size, cfg_.line_size, true);
+void Cache::push_writeback(uint64_t block, uint32_t bytes) {
+  // A sectored line writes back its dirty sectors (GPGPU-Sim's m_modified_size): the
+  // payload starts at the line and carries their byte count.
+  tlm::tlm_generic_payload* d = new_downstream(nullptr, block * cfg_.line_size, bytes, true);
   MemExtension& ext = mem_ext(*d);
   ext.kind = AccessKind::Store;
   ext.space = MemSpace::Global;
@@ -86,15 +88,15 @@ bool Cache::process_fill(uint64_t cycle) {
       if (present < 0 || !(tags_.line(set, static_cast<uint32_t>(present)).pending_sectors & sector))
         throw CacheError(std::string(name()) + ": reserved line of block " + hex_address(block) + " is missing");
       tags_.complete_fill(set, static_cast<uint32_t>(present), sector);
-      if (dirty) tags_.line(set, static_cast<uint32_t>(present)).dirty = true;
+      if (dirty) tags_.mark_dirty(set, static_cast<uint32_t>(present), sector);
     } else if (present >= 0) {
       tags_.add_sectors(set, static_cast<uint32_t>(present), sector);
-      if (dirty) tags_.line(set, static_cast<uint32_t>(present)).dirty = true;
+      if (dirty) tags_.mark_dirty(set, static_cast<uint32_t>(present), sector);
     } else if (victim >= 0) {
       const CacheLine& v = tags_.line(set, static_cast<uint32_t>(victim));
-      if (v.state == LineState::Valid && v.dirty) push_writeback(v.block);
+      if (v.state == LineState::Valid && v.dirty) push_writeback(v.block, tags_.writeback_bytes(v));
       tags_.install(set, static_cast<uint32_t>(victim), block, first_warp, sector);
-      if (dirty) tags_.line(set, static_cast<uint32_t>(victim)).dirty = true;
+      if (dirty) tags_.mark_dirty(set, static_cast<uint32_t>(victim), sector);
     } else {
       ++fill_bypasses_;
     }

@@ -21,8 +21,9 @@ enum class AccessOutcome : uint8_t {
   MissNoAllocate,   // write-evict store to an absent line: written through only
   ReservationFail,  // refused; see the cause
   Nack,             // Mascar: a non-owner warp's miss while an owner is set
+  LazyWrite,        // lazy fetch-on-read store to an absent line / sector: allocated, no fetch
 };
-inline constexpr int kAccessOutcomes = 7;
+inline constexpr int kAccessOutcomes = 8;
 const char* to_string(AccessOutcome o);
 
 // LAWS (001 §2.5) load classes of seed-mechanisms §S: l1_MISS/INTRA/INTER/INTRA_M/INTER_M.
@@ -32,6 +33,7 @@ const char* to_string(LocalityClass c);
 struct AccessRecord {
   uint64_t cycle = 0;
   uint64_t address = 0;
+  uint32_t bytes = 0;  // data length of the access
   uint64_t block = 0;
   uint32_t set = 0;
   AccessKind kind = AccessKind::Load;

@@ -60,6 +60,7 @@ void TagArray::reserve_sectors(uint32_t set, uint32_t way, uint32_t sectors, int
   if (l.state == LineState::Valid) ++reserved_[set];
   l.state = LineState::Reserved;
   l.pending_sectors |= sectors;
+  l.partial_sectors &= ~sectors;  // fetched now: readable at the fill (GPGPU-Sim's allocate_sector)
   l.mshr_index = mshr_index;
 }
 
@@ -80,11 +81,34 @@ void TagArray::complete_fill(uint32_t set, uint32_t way, uint32_t sectors) {
     throw std::logic_error("TagArray: fill of sectors that are not pending");
   l.valid_sectors |= sectors;
   l.pending_sectors &= ~sectors;
+  l.partial_sectors &= ~sectors;
   if (l.pending_sectors == 0) {
     l.state = LineState::Valid;
     l.mshr_index = -1;
     --reserved_[set];
   }
+}
+
+void TagArray::write_lazy(uint32_t set, uint32_t way, uint32_t sector, const std::bitset<128>& bytes) {
+  CacheLine& l = line(set, way);
+  l.written |= bytes;
+  mark_dirty(set, way, sector);
+  if ((l.valid_sectors | l.pending_sectors) & sector) return;  // readable now or at its fill
+  // Readable once every byte of the sector has been written (update_m_readable).
+  const uint32_t first = static_cast<uint32_t>(__builtin_ctz(sector)) * sector_size_;
+  bool all = true;
+  for (uint32_t b = first; b < first + sector_size_ && all; ++b) all = l.written.test(b);
+  if (all) {
+    l.valid_sectors |= sector;
+    l.partial_sectors &= ~sector;
+  } else {
+    l.partial_sectors |= sector;
+  }
+}
+
+uint32_t TagArray::writeback_bytes(const CacheLine& l) const {
+  if (all_sectors_ == 1) return line_size_;
+  return static_cast<uint32_t>(__builtin_popcount(l.dirty_sectors)) * sector_size_;
 }
 
 void TagArray::invalidate(uint32_t set, uint32_t way) {

@@ -4,6 +4,7 @@
 // Set indexing and replacement are policy objects.
 #pragma once
 
+#include <bitset>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -19,6 +20,9 @@ enum class LineState : uint8_t { Invalid, Valid, Reserved };
 // A line is Reserved while data for it is pending and it was allocated at miss time
 // (on-miss, TSMA); reserved lines are never victims. With sectors, a line is a hit for a
 // sector whose valid bit is set, whatever its state; pending sectors are being fetched.
+// Lazy fetch-on-read (write_allocate): a store allocates without fetching; a sector it
+// writes only in part is `partial` (dirty, not readable) until its bytes are all written
+// (it becomes valid) or a read fetches it (GPGPU-Sim's MODIFIED sector with m_readable false).
 struct CacheLine {
   uint64_t block = 0;       // line address / line size
   LineState state = LineState::Invalid;
@@ -28,6 +32,9 @@ struct CacheLine {
   int32_t mshr_index = -1;  // MSHR entry of a reserved line (TSMA IDX)
   uint32_t valid_sectors = 0;
   uint32_t pending_sectors = 0;
+  uint32_t dirty_sectors = 0;    // written since the fill: what a write-back carries
+  uint32_t partial_sectors = 0;  // lazy: written in part, not readable
+  std::bitset<128> written;      // lazy: bytes written (line-relative, line_size <= 128)
 };
 
 class TagArray {
@@ -70,7 +77,20 @@ class TagArray {
   // Pending sectors of a reserved line have arrived.
   void complete_fill(uint32_t set, uint32_t way, uint32_t sectors);
   // On-fill sector miss: sectors arrive for a line that is present.
-  void add_sectors(uint32_t set, uint32_t way, uint32_t sectors) { line(set, way).valid_sectors |= sectors; }
+  void add_sectors(uint32_t set, uint32_t way, uint32_t sectors) {
+    line(set, way).valid_sectors |= sectors;
+    line(set, way).partial_sectors &= ~sectors;
+  }
+  // A write to `sectors` of a present line: dirty from now on.
+  void mark_dirty(uint32_t set, uint32_t way, uint32_t sectors) {
+    line(set, way).dirty = true;
+    line(set, way).dirty_sectors |= sectors;
+  }
+  // Lazy fetch-on-read: `bytes` (line-relative) of the line's sector `sector` are written
+  // without a fetch; the sector is readable once all its bytes are (or it was valid).
+  void write_lazy(uint32_t set, uint32_t way, uint32_t sector, const std::bitset<128>& bytes);
+  // Bytes a write-back of the line carries: its dirty sectors (the line when unsectored).
+  uint32_t writeback_bytes(const CacheLine& l) const;
   void invalidate(uint32_t set, uint32_t way);
 
  private:

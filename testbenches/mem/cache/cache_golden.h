@@ -29,6 +29,8 @@ class GoldenCache {
     int32_t wid = -1;
     uint64_t stamp = 0;
     uint32_t valid = 0, pending = 0;  // sector masks
+    uint32_t dirty_sectors = 0, partial = 0;
+    std::vector<bool> written;  // lazy: bytes written since allocation
   };
 
   explicit GoldenCache(const CacheConfig& cfg)
@@ -54,7 +56,8 @@ class GoldenCache {
   uint32_t all() const { return cfg_.sectors >= 32 ? ~0u : (1u << cfg_.sectors) - 1; }
   uint32_t bit(uint64_t address) const { return 1u << static_cast<uint32_t>((address % cfg_.line_size) / unit()); }
 
-  Prediction access(AccessKind kind, uint64_t address, int32_t warp, int32_t owner, uint64_t cycle) {
+  // A store of `bytes` contiguous bytes from `address` (no byte mask), or a load / atomic.
+  Prediction access(AccessKind kind, uint64_t address, uint32_t bytes, int32_t warp, int32_t owner, uint64_t cycle) {
     // Slots freed by requests sent in this cycle count from the next one.
     const uint32_t mq_used = mq_used_ + (freed_cycle_ == cycle ? freed_ : 0);
     const uint64_t block = address / cfg_.line_size;
@@ -79,11 +82,16 @@ class GoldenCache {
       ++mq_used_;
       return p;
     }
+    const bool lazy = cfg_.write_policy == "write_back" && cfg_.write_allocate == "lazy_fetch_on_read";
+    if (lazy && kind == AccessKind::Store && !nack) return lazy_store(set, way, block, sector, address, bytes, warp, mq_used);
     if (way >= 0 && (line(set, way).valid & sector)) {
       Line& l = line(set, way);
       l.hit = true;
       if (cfg_.replacement == "lru") l.stamp = ++clock_;
-      if (write) l.dirty = true;
+      if (write) {
+        l.dirty = true;
+        l.dirty_sectors |= sector;
+      }
       if (load) p.locality = l.wid == warp ? LocalityClass::Intra : LocalityClass::Inter;
       return outcome(p, AccessOutcome::Hit);
     }
@@ -119,9 +127,10 @@ class GoldenCache {
     if (d.reserve_line && sector_miss) {
       line(set, way).state = LineState::Reserved;
       line(set, way).pending |= sector;
+      line(set, way).partial &= ~sector;
     } else if (d.reserve_line) {
       if (victim_dirty) ++mq_used_;
-      line(set, q.victim_way) = Line{block, LineState::Reserved, false, false, warp, ++clock_, 0, sector};
+      line(set, q.victim_way) = fresh(block, LineState::Reserved, warp, 0, sector);
     }
     mshr_.apply(d, unit_block, warp, write);
     ++mq_used_;
@@ -143,16 +152,21 @@ class GoldenCache {
       Line& l = line(set, way);
       l.valid |= sector;
       l.pending &= ~sector;
+      l.partial &= ~sector;
       if (l.pending == 0) l.state = LineState::Valid;
     } else if (way >= 0) {
       line(set, way).valid |= sector;
+      line(set, way).partial &= ~sector;
     } else {
       way = victim(set);
       if (way < 0) return;  // bypass
       if (line(set, way).state == LineState::Valid && line(set, way).dirty) ++mq_used_;
-      line(set, way) = Line{block, LineState::Valid, false, false, e.warps.front(), ++clock_, sector, 0};
+      line(set, way) = fresh(block, LineState::Valid, e.warps.front(), sector, 0);
     }
-    if (dirty) line(set, way).dirty = true;
+    if (dirty) {
+      line(set, way).dirty = true;
+      line(set, way).dirty_sectors |= sector;
+    }
   }
 
   void request_left_miss_queue(uint64_t cycle) {
@@ -168,6 +182,52 @@ class GoldenCache {
   uint32_t outstanding_blocks() const { return mshr_.occupied(); }
 
  private:
+  Line fresh(uint64_t block, LineState state, int32_t wid, uint32_t valid, uint32_t pending) {
+    Line l;
+    l.block = block;
+    l.state = state;
+    l.wid = wid;
+    l.stamp = ++clock_;
+    l.valid = valid;
+    l.pending = pending;
+    return l;
+  }
+  // GPGPU-Sim's lazy fetch-on-read (wr_hit_wb / wr_miss_wa_lazy_fetch_on_read).
+  Prediction lazy_store(uint32_t set, int32_t way, uint64_t block, uint32_t sector, uint64_t address, uint32_t bytes,
+                        int32_t warp, uint32_t mq_used) {
+    Prediction p;
+    if (way >= 0 && ((line(set, way).valid | line(set, way).partial) & sector)) p.outcome = AccessOutcome::Hit;
+    else if (way >= 0 && (line(set, way).pending & sector)) p.outcome = AccessOutcome::HitReserved;
+    else p.outcome = AccessOutcome::LazyWrite;
+    if (p.outcome != AccessOutcome::Hit && mq_used >= cfg_.miss_queue) return fail(p, ReservationFail::MissQueueFull);
+    if (way < 0) {
+      way = victim(set);
+      if (way < 0) return fail(p, ReservationFail::SetLocked);
+      if (line(set, way).state == LineState::Valid && line(set, way).dirty) ++mq_used_;
+      line(set, way) = fresh(block, LineState::Valid, warp, 0, 0);
+    } else if (p.outcome != AccessOutcome::LazyWrite) {
+      line(set, way).hit = true;
+      if (cfg_.replacement == "lru") line(set, way).stamp = ++clock_;
+    }
+    Line& l = line(set, way);
+    l.written.resize(cfg_.line_size);
+    for (uint32_t k = 0; k < bytes; ++k) l.written[(address % cfg_.line_size) + k] = true;
+    l.dirty = true;
+    l.dirty_sectors |= sector;
+    if (!((l.valid | l.pending) & sector)) {
+      bool all = true;
+      const uint32_t first = static_cast<uint32_t>(address % cfg_.line_size) / unit() * unit();
+      for (uint32_t b = first; b < first + unit(); ++b) all = all && l.written[b];
+      if (all) {
+        l.valid |= sector;
+        l.partial &= ~sector;
+      } else {
+        l.partial |= sector;
+      }
+    }
+    return p;
+  }
+
   Line& line(uint32_t set, int32_t way) { return lines_[set * cfg_.ways + static_cast<uint32_t>(way)]; }
   const Line& line(uint32_t set, int32_t way) const { return lines_[set * cfg_.ways + static_cast<uint32_t>(way)]; }
   int32_t find(uint32_t set, uint64_t block) const {

@@ -53,6 +53,7 @@ std::size_t CacheDriver::send(uint64_t address, AccessKind kind, int32_t warp, u
   ext.issue_cycle = domain_.now();
   DriverRecord rec;
   rec.address = address;
+  rec.bytes = bytes;
   rec.kind = kind;
   rec.warp = warp;
   rec.sent = domain_.now();
@@ -149,7 +150,7 @@ tlm::tlm_sync_enum MemoryResponder::nb_transport_fw(tlm::tlm_generic_payload& gp
     return tlm::TLM_COMPLETED;
   }
   arrivals_.push_back({now, gp.get_address(), gp.is_write(), ext.kind, ext.warp,
-                       {ext.mshr_index[0], ext.mshr_index[1]}});
+                       {ext.mshr_index[0], ext.mshr_index[1]}, gp.get_data_length()});
   if (on_arrival) on_arrival(gp);
   gp.acquire();
   const uint32_t span = opt_.max_latency - opt_.min_latency;

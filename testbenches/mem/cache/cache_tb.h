@@ -34,6 +34,7 @@ struct XorShift {
 // One request as the driver saw it.
 struct DriverRecord {
   uint64_t address = 0;
+  uint32_t bytes = 4;
   AccessKind kind = AccessKind::Load;
   int32_t warp = -1;
   uint64_t sent = 0;                 // cycle of BEGIN_REQ
@@ -99,6 +100,7 @@ struct MemoryArrival {
   AccessKind kind;
   int32_t warp;
   int16_t mshr_index[kMshrLevels];
+  uint32_t bytes;
 };
 
 class MemoryResponder : public sc_core::sc_module, public tlm::tlm_fw_transport_if<> {

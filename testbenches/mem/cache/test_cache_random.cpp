@@ -23,6 +23,7 @@ struct Traffic {
   uint32_t warps = 8;
   bool owner_toggling = false;   // Mascar: owner warp set / cleared every 150 cycles
   uint32_t memory_refuse_percent = 0;  // the next level refuses requests (they are resent)
+  bool sized_stores = false;     // stores of 4 .. sector-size bytes within a sector (lazy writes)
   uint64_t seed = 1;
 };
 
@@ -41,7 +42,7 @@ void run_random(const CacheConfig& cfg, const Traffic& tr) {
   uint64_t evaluated = 0;
   b.cache.set_access_hook([&](const AccessRecord& a) {
     ++evaluated;
-    const Prediction p = gold.access(a.kind, a.address, a.warp, b.cache.owner_warp(), a.cycle);
+    const Prediction p = gold.access(a.kind, a.address, a.bytes, a.warp, b.cache.owner_warp(), a.cycle);
     if (p.outcome != a.outcome || p.cause != a.cause || p.locality != a.locality) {
       std::ostringstream s;
       s << "cycle " << a.cycle << " " << to_string(a.kind) << " " << hex_address(a.address) << " warp " << a.warp
@@ -58,6 +59,7 @@ void run_random(const CacheConfig& cfg, const Traffic& tr) {
     AccessKind kind;
     int32_t warp;
     uint64_t not_before;
+    uint32_t bytes;
   };
   XorShift rng{tr.seed * 7919 + 3};
   std::deque<Req> retry;
@@ -68,7 +70,7 @@ void run_random(const CacheConfig& cfg, const Traffic& tr) {
       ++completed;
     } else {
       ++refused;
-      retry.push_back({r.address, r.kind, r.warp, b.now() + 1 + rng.below(8)});
+      retry.push_back({r.address, r.kind, r.warp, b.now() + 1 + rng.below(8), r.bytes});
     }
   };
   bool timed_out = false;
@@ -97,10 +99,16 @@ void run_random(const CacheConfig& cfg, const Traffic& tr) {
             const uint64_t block = rng.below(tr.blocks) * 3;
             q.address = block * cfg.line_size + 4 * rng.below(cfg.line_size / 4);
             q.warp = static_cast<int32_t>(rng.below(tr.warps));
+            q.bytes = 4;
+            if (tr.sized_stores && q.kind == AccessKind::Store) {
+              const uint32_t unit = cfg.line_size / cfg.sectors;
+              q.bytes = rng.below(3) == 0 ? unit : 4 * (1 + rng.below(unit / 4));
+              q.address = q.address / unit * unit + 4 * rng.below((unit - q.bytes) / 4 + 1);
+            }
           } else {
             continue;
           }
-          b.driver.send(q.address, q.kind, q.warp);
+          b.driver.send(q.address, q.kind, q.warp, q.bytes);
         }
         b.cache.set_owner_warp(-1);
       },
@@ -130,7 +138,9 @@ void run_random(const CacheConfig& cfg, const Traffic& tr) {
       const GoldenCache::Line& g = gold.line_at(s, static_cast<int32_t>(w));
       const bool same = d.state == g.state && (d.state == LineState::Invalid ||
                                                (d.block == g.block && d.dirty == g.dirty && d.wid == g.wid &&
-                                                d.valid_sectors == g.valid && d.pending_sectors == g.pending));
+                                                d.valid_sectors == g.valid && d.pending_sectors == g.pending &&
+                                                d.partial_sectors == g.partial &&
+                                                d.dirty_sectors == g.dirty_sectors));
       differing += same ? 0 : 1;
     }
   CHECK(differing == 0);
@@ -143,6 +153,13 @@ void run_random(const CacheConfig& cfg, const Traffic& tr) {
   if (tr.memory_refuse_percent > 0) CHECK(b.memory.refusals() > 0);
   CHECK(b.stat_at("l1.read_outcomes", static_cast<std::size_t>(AccessOutcome::Hit)) > 0);
   CHECK(b.stat_at("l1.read_outcomes", static_cast<std::size_t>(AccessOutcome::PrimaryMiss)) > 0);
+  if (cfg.write_allocate == "lazy_fetch_on_read") {
+    CHECK(b.stat_at("l1.write_outcomes", static_cast<std::size_t>(AccessOutcome::LazyWrite)) > 0);
+    CHECK(b.stat_at("l1.write_outcomes", static_cast<std::size_t>(AccessOutcome::Hit)) > 0);
+    if (cfg.allocation == "on_miss")
+      CHECK(b.stat_at("l1.write_outcomes", static_cast<std::size_t>(AccessOutcome::HitReserved)) > 0);
+    CHECK(b.stat("l1.writebacks") > 0);
+  }
   CHECK(b.stat_at("l1.read_outcomes", static_cast<std::size_t>(AccessOutcome::HitReserved)) +
             b.stat_at("l1.read_outcomes", static_cast<std::size_t>(AccessOutcome::SecondaryMiss)) >
         0);
@@ -254,5 +271,36 @@ TEST_CASE("cache random traffic: L2 bank write-back on-fill htsma", "[cache][ran
   Traffic t;
   t.seed = 8;
   t.store_percent = 30;
+  run_random(c, t);
+}
+
+TEST_CASE("cache random traffic: L2 bank sectored lazy fetch-on-read write-back", "[cache][random][l2][lazy]") {
+  CacheConfig c = l1("conventional", "on_miss");
+  c.sectors = 4;
+  c.line_size = 128;
+  c.write_policy = "write_back";
+  c.write_allocate = "lazy_fetch_on_read";
+  c.fail_mode = "stall";
+  c.level = 1;
+  c.port_width = 2;
+  c.input_queue = 4;
+  Traffic t;
+  t.seed = 11;
+  t.store_percent = 40;
+  t.atomic_percent = 10;
+  t.sized_stores = true;
+  run_random(c, t);
+}
+
+TEST_CASE("cache random traffic: lazy fetch-on-read unsectored on-fill", "[cache][random][l2][lazy]") {
+  CacheConfig c = l1("conventional", "on_fill");
+  c.write_policy = "write_back";
+  c.write_allocate = "lazy_fetch_on_read";
+  c.fail_mode = "stall";
+  c.level = 1;
+  Traffic t;
+  t.seed = 12;
+  t.store_percent = 35;
+  t.sized_stores = true;
   run_random(c, t);
 }

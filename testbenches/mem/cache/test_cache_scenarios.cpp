@@ -254,6 +254,72 @@ TEST_CASE("cache write-back L2 allocates on store misses and writes dirty victim
   CHECK_FALSE(run->cache.probe(0x80));
 }
 
+TEST_CASE("cache lazy fetch-on-read: stores allocate without a fetch, reads fetch partial sectors, write-backs carry "
+          "dirty sectors", "[cache][l2][lazy]") {
+  CacheConfig cfg = small_l1();  // 4 sets x 2 ways x 128 B
+  cfg.sectors = 4;
+  cfg.write_policy = "write_back";
+  cfg.write_allocate = "lazy_fetch_on_read";
+  cfg.fail_mode = "stall";
+  cfg.level = 1;
+  ResponderOptions mem;
+  mem.min_latency = mem.max_latency = 20;
+  auto run = run_bench(cfg, mem, [&](CacheBench& b) {
+    b.wait_cycle(1);
+    b.driver.send(kSet0[0] + 0x00, AccessKind::Store, 0, 32);  // whole sector 0: readable
+    b.wait_cycle(2);
+    b.driver.send(kSet0[0] + 0x24, AccessKind::Store, 0, 4);   // part of sector 1: dirty, unreadable
+    send_at(b, 10, kSet0[0] + 0x04, AccessKind::Load, 0);      // hit on the written sector
+    send_at(b, 11, kSet0[0] + 0x20, AccessKind::Load, 0);      // sector 1 is fetched (a sector miss)
+    send_at(b, 12, kSet0[0] + 0x28, AccessKind::Store, 0);     // pending sector: answered at once
+    b.wait_cycle(60);
+    b.driver.send(kSet0[1] + 0x60, AccessKind::Store, 0, 32);  // second way of set 0
+    send_at(b, 61, kSet0[2], AccessKind::Load, 0);             // evicts block 0 (LRU): sectors 0, 1 written back
+  });
+  const auto& arr = run->memory.arrivals();
+  const auto& r = run->driver.records();
+  const auto a0 = run.at(kSet0[0]);
+  REQUIRE(a0.size() == 1);
+  CHECK(a0[0].outcome == AccessOutcome::LazyWrite);
+  CHECK(run.at(kSet0[0] + 0x24)[0].outcome == AccessOutcome::LazyWrite);  // sector miss: no fetch either
+  CHECK(run.at(kSet0[0] + 0x04)[0].outcome == AccessOutcome::Hit);
+  CHECK(run.at(kSet0[0] + 0x20)[0].outcome == AccessOutcome::PrimaryMiss);
+  CHECK(run.at(kSet0[0] + 0x28)[0].outcome == AccessOutcome::HitReserved);
+  CHECK(run.at(kSet0[1] + 0x60)[0].outcome == AccessOutcome::LazyWrite);
+  // Stall mode: evaluated the edge after arrival, answered hit_latency (1) later.
+  CHECK(r[0].response == 1 + 1 + 1);
+  CHECK(r[1].response == 2 + 1 + 1);
+  CHECK(r[4].response == 12 + 1 + 1);
+  // Memory saw: the 32-byte fetch of sector 1, the write-back of block 0's dirty sectors
+  // 0 and 1 (64 bytes), then the fetch of block 8's sector 0. No fetch for a store.
+  REQUIRE(arr.size() == 3);
+  CHECK_FALSE(arr[0].write);
+  CHECK(arr[0].address == kSet0[0] + 0x20);
+  CHECK(arr[0].bytes == 32);
+  CHECK(arr[1].write);
+  CHECK(arr[1].address == kSet0[0]);
+  CHECK(arr[1].bytes == 64);
+  CHECK_FALSE(arr[2].write);
+  CHECK(arr[2].address == kSet0[2]);
+  CHECK(run->stat("l1.writebacks") == 1);
+  CHECK(run->cache.probe(kSet0[1] + 0x60));
+}
+
+TEST_CASE("cache lazy fetch-on-read needs a write-back cache of at most 128-byte lines", "[cache][config]") {
+  CacheConfig c = small_l1();
+  c.write_allocate = "lazy_fetch_on_read";
+  CHECK_THROWS_WITH(c.validate("l2.bank"), Catch::Contains("l2.bank.write_allocate") && Catch::Contains("write_back"));
+  c.write_policy = "write_back";
+  c.fail_mode = "stall";
+  c.line_size = 256;
+  CHECK_THROWS_WITH(c.validate("l2.bank"), Catch::Contains("128"));
+  c.line_size = 128;
+  CHECK_NOTHROW(c.validate("l2.bank"));
+  const auto src = config::ConfigSource::from_json(nlohmann::json{{"write_allocate", "lazy"}}, "l2.json");
+  CacheConfig r;
+  CHECK_THROWS_WITH(config::read(src, r), Catch::Contains("write_allocate"));
+}
+
 TEST_CASE("cache LRU evicts the least recently used line (the FIFO test below evicts the other one)", "[cache]") {
   CacheConfig cfg = small_l1();
   cfg.replacement = "lru";
