@@ -39,7 +39,12 @@ struct MemExtension : tlm::tlm_extension<MemExtension> {
   MemSpace space = MemSpace::Global;
   AccessKind kind = AccessKind::Load;
   uint32_t sector_mask = 0;   // 32 B sectors of the line touched
-  std::bitset<128> byte_mask;  // bytes of the line touched
+  // Bytes of the (128-byte) line touched. A store with neither mask set writes all its
+  // bytes; with a sector mask and no byte, none (a sector request split off a store).
+  std::bitset<128> byte_mask;
+  // The reply travels as this many packets (an L2 that split the request into sector
+  // requests answers each sector on its own, GPGPU-Sim's sector replies).
+  uint8_t reply_parts = 1;
   std::array<int16_t, kMshrLevels> mshr_index{kNoMshrIndex, kNoMshrIndex};
   bool owner = false;  // Mascar: request from the owner warp
   uint64_t issue_cycle = 0;

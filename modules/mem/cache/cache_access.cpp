@@ -205,13 +205,14 @@ Cache::Result Cache::lazy_write(tlm::tlm_generic_payload& gp, AccessRecord& rec,
     tags_.install(rec.set, static_cast<uint32_t>(way), rec.block, ext.warp, 0);
   }
   if (r.outcome != AccessOutcome::LazyWrite) tags_.touch(rec.set, static_cast<uint32_t>(way));
-  // The bytes written: the byte mask within the access, or every byte of it without a mask
-  // (the mask is relative to the requester's 128-byte line; this line is at most 128 bytes).
+  // The bytes written: the byte mask within the access, or every byte of it when the
+  // request carries no mask at all (the mask is relative to a 128-byte line).
   const uint32_t first = static_cast<uint32_t>(gp.get_address() % cfg_.line_size);
   const uint32_t mask_first = static_cast<uint32_t>(gp.get_address() % 128);
+  const bool unmasked = ext.byte_mask.none() && ext.sector_mask == 0;
   std::bitset<128> bytes;
   for (uint32_t k = 0; k < gp.get_data_length(); ++k)
-    if (ext.byte_mask.none() || ext.byte_mask.test(mask_first + k)) bytes.set(first + k);
+    if (unmasked || ext.byte_mask.test(mask_first + k)) bytes.set(first + k);
   tags_.write_lazy(rec.set, static_cast<uint32_t>(way), sector, bytes);
   hold(gp);
   respond(gp, rec.cycle + cfg_.hit_latency);

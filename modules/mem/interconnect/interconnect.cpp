@@ -102,6 +102,15 @@ uint32_t Interconnect::request_bytes(const tlm::tlm_generic_payload& gp) const {
 uint32_t Interconnect::reply_bytes(const tlm::tlm_generic_payload& gp) const {
   return cfg_.header_bytes + (gp.is_read() || is_atomic(gp) ? gp.get_data_length() : 0);
 }
+// A reply in parts (MemExtension::reply_parts: an L2 that answered each sector on its own)
+// is that many packets, each with its header and its share of the data.
+uint32_t Interconnect::reply_flits(const tlm::tlm_generic_payload& gp) const {
+  const MemExtension* ext = gp.get_extension<MemExtension>();
+  const uint32_t parts = ext && ext->reply_parts > 1 ? ext->reply_parts : 1;
+  if (parts == 1) return flits(reply_bytes(gp));
+  const uint32_t data = gp.is_read() || is_atomic(gp) ? gp.get_data_length() : 0;
+  return parts * flits(cfg_.header_bytes + (data + parts - 1) / parts);
+}
 
 tlm::tlm_sync_enum Interconnect::sm_fw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                        sc_core::sc_time&) {
@@ -153,7 +162,7 @@ tlm::tlm_sync_enum Interconnect::mem_bw(int port, tlm::tlm_generic_payload& gp, 
     const uint32_t dst = route_.take(&gp, name());
     process_.wake();
     if (rsp_.inputs[p].can_accept(now)) {
-      rsp_.inputs[p].push(Packet{&gp, dst, flits(reply_bytes(gp)), now}, now);
+      rsp_.inputs[p].push(Packet{&gp, dst, reply_flits(gp), now}, now);
       return tlm::TLM_COMPLETED;
     }
     ++reply_input_full_;
@@ -280,8 +289,7 @@ bool Interconnect::admit_pending(Network& n, bool request, uint64_t cycle) {
     Pending& pend = n.pending[i];
     if (!pend.gp || pend.ready > cycle || !n.inputs[i].can_accept(cycle)) continue;
     tlm::tlm_generic_payload& gp = *pend.gp;
-    const uint32_t bytes = request ? request_bytes(gp) : reply_bytes(gp);
-    n.inputs[i].push(Packet{&gp, pend.dst, flits(bytes), cycle}, cycle);
+    n.inputs[i].push(Packet{&gp, pend.dst, request ? flits(request_bytes(gp)) : reply_flits(gp), cycle}, cycle);
     pend = Pending{};
     tlm::tlm_phase phase = request ? tlm::END_REQ : tlm::END_RESP;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;

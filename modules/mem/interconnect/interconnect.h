@@ -106,6 +106,7 @@ class Interconnect : public sc_core::sc_module {
   }
   uint32_t request_bytes(const tlm::tlm_generic_payload& gp) const;
   uint32_t reply_bytes(const tlm::tlm_generic_payload& gp) const;
+  uint32_t reply_flits(const tlm::tlm_generic_payload& gp) const;
   std::size_t in_flight() const { return route_.size(); }
 
  private:

@@ -46,6 +46,7 @@ struct L2PartitionConfig {
   uint32_t sub_partitions = 1;  // GPGPU-Sim -gpgpu_n_sub_partition_per_mchannel
   uint32_t rop_latency = 0;  // GPGPU-Sim -rop_latency (default 85); 0 = no ROP stage
   uint32_t rop_queue = 64;
+  uint32_t split_requests = 512;
   uint32_t dram_queue = 8;  // -gpgpu_dram_partition_queues 8:8:8:8 (L2->DRAM and DRAM->L2)
   uint32_t queue_latency = 1;
   bool protocol_checkers = false;
@@ -79,6 +80,10 @@ struct L2PartitionConfig {
             "0: no ROP stage",
             config::at_least(0));
     v.param("rop_queue", rop_queue, "requests the ROP stage holds (full: END_REQ withheld)", config::at_least(1));
+    v.param("split_requests", split_requests,
+            "sectored bank (bank.sectors > 1): requests split into sector requests that may await their sector "
+            "replies at once (full: END_REQ withheld; GPGPU-Sim's split requests are unbounded)",
+            config::at_least(1));
     v.param("dram_queue", dram_queue,
             "entries per sub-partition in each direction between the L2 bank and DRAM (requests L2->DRAM, "
             "responses DRAM->L2)",

@@ -3,7 +3,10 @@
 // leave through downstream() to the channel's L2->DRAM queue, which it shares with the
 // channel's other slices (L2Partition). See docs/blocks/l2.md.
 //
-//   in -> [ROP delay] -> L2 bank (input queue, MSHRs, miss queue) -> downstream()
+//   in -> [ROP delay] -> [sector splitter] -> L2 bank (input queue, MSHRs, miss queue) -> downstream()
+//
+// The splitter is there when the bank is sectored (GPGPU-Sim splits every request to a
+// sectored L2 into sector requests).
 #pragma once
 
 #include <memory>
@@ -18,6 +21,7 @@
 #include "core/tlm/socket_tap.h"
 #include "mem/cache/cache.h"
 #include "mem/l2/rop_delay.h"
+#include "mem/l2/sector_splitter.h"
 
 namespace gputlm {
 
@@ -33,6 +37,7 @@ class L2SubPartition : public sc_core::sc_module {
                  stats::Group& parent, const PartitionMapIF* index_map, SocketTapIF* taps);
 
   mem::Cache& bank() { return *bank_; }
+  SectorSplitter* splitter() { return splitter_.get(); }
   const mem::Cache& bank() const { return *bank_; }
   // The socket towards DRAM: the bank's downstream, or its protocol checker's.
   tlm::tlm_initiator_socket<>& downstream();
@@ -43,7 +48,8 @@ class L2SubPartition : public sc_core::sc_module {
   stats::Group stats_;
   std::unique_ptr<mem::Cache> bank_;
   std::unique_ptr<RopDelay> rop_;
-  std::unique_ptr<ProtocolChecker> rop_checker_, bank_checker_;
+  std::unique_ptr<SectorSplitter> splitter_;
+  std::unique_ptr<ProtocolChecker> rop_checker_, split_checker_, bank_checker_;
   std::vector<std::unique_ptr<TlmPassThrough>> taps_;
 };
 
