@@ -67,6 +67,7 @@ bool BackpressureTarget::tick(uint64_t cycle) {
     tlm::tlm_generic_payload* gp = pipe_.front();
     pipe_.pop();
     gp->set_response_status(tlm::TLM_OK_RESPONSE);
+    if (MemExtension* ext = gp->get_extension<MemExtension>()) ext->reply_parts = opt_.reply_parts;
     ++responses_;
     responding_ = gp;
     tlm::tlm_phase ph = tlm::BEGIN_RESP;

@@ -23,6 +23,7 @@ struct TargetOptions {
   double end_req_delay_probability = 0.0;
   uint64_t block_until = 0;        // no END_REQ before this cycle
   uint32_t pipeline = 64;          // accepted requests held at most
+  uint8_t reply_parts = 1;         // written to MemExtension::reply_parts of every reply
   uint64_t seed = 1;
 };
 

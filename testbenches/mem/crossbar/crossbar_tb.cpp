@@ -246,6 +246,24 @@ TEST_CASE("crossbar: a packet occupies its output link for ceil(bytes / channel_
   REQUIRE(b.stat("icnt.reply_flits") == 3);  // write replies carry only the header
 }
 
+TEST_CASE("crossbar: a reply in parts costs a packet per part, each with its header (sector replies)", "[crossbar]") {
+  InterconnectConfig cfg = small_config(1, 1);  // 32 B flits, 8 B header
+  tb::TargetOptions parts;
+  parts.reply_parts = 4;  // an L2 that answered 4 sectors on their own
+  CrossbarBench w(cfg, {{{0x0, true, 128, 0}, {0x80, true, 128, 0}}}, {2, 0, 0.0, 1, 128}, parts);
+  w.run();
+  REQUIRE(w.stat("icnt.reply_flits") == 2 * 4);  // 4 acknowledgements of 1 flit per write
+}
+
+TEST_CASE("crossbar: a read reply in 4 parts costs 4 packets of header + 32 B", "[crossbar]") {
+  InterconnectConfig cfg = small_config(1, 1);
+  tb::TargetOptions parts;
+  parts.reply_parts = 4;
+  CrossbarBench r(cfg, {{{0x0, false, 128, 0}}}, {1, 0, 0.0, 1, 128}, parts);
+  r.run();
+  REQUIRE(r.stat("icnt.reply_flits") == 4 * 2);  // 4 x ceil((8 + 32) / 32), not ceil(136 / 32) = 5
+}
+
 TEST_CASE("crossbar: a multi-flit packet crosses its link while the target still holds the previous one",
           "[crossbar]") {
   // Three 5-flit writes to a partition that returns no END_REQ before cycle 200. The first
