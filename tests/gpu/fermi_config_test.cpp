@@ -48,6 +48,8 @@ TEST_CASE("fermi config gtx480 has the GTX480 parameters", "[gpu][fermi]") {
   CHECK(c.interconnect.channel_bytes == 40);                              // flit_size = 40
   CHECK(c.cta_scheduler.ctas_per_cycle == 15);                            // one CTA per cluster per cycle
   CHECK(c.sm.exec.pipeline_registers == 3);                               // ID_OC, OC_EX, EX_WB registers
+  CHECK(c.l2.bank.sectors == 4);                                          // dl2 S: sector cache, 32 B sectors
+  CHECK(c.l2.bank.write_allocate == "lazy_fetch_on_read");                // dl2 L:B:m:L: lazy fetch-on-read
 }
 
 TEST_CASE("fermi config gpgpusim3 variant has the GPGPU-Sim 3.x GTX480 values the seed papers ran", "[gpu][fermi]") {

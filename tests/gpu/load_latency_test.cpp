@@ -77,13 +77,27 @@ uint64_t configured_latency(const gpu::GpuConfig& c) {
 uint64_t packet_flits(const InterconnectConfig& icnt, uint64_t bytes) {
   return (bytes + icnt.channel_bytes - 1) / icnt.channel_bytes;
 }
+// A sectored L2 answers the line in one packet per sector (MemExtension::reply_parts).
 uint64_t reply_serialization(const gpu::GpuConfig& c) {
   if (c.interconnect.topology != "crossbar") return 0;
-  return packet_flits(c.interconnect, c.interconnect.header_bytes + c.sm.l1d.line_size / c.sm.l1d.sectors) - 1;
+  const uint64_t unit = c.sm.l1d.line_size / c.sm.l1d.sectors;
+  const uint64_t parts = c.l2.bank.sectors > 1 ? unit / (c.l2.bank.line_size / c.l2.bank.sectors) : 1;
+  return parts * packet_flits(c.interconnect, c.interconnect.header_bytes + unit / parts) - 1;
 }
 // The read request is a header only: one flit, no serialization term.
 void require_single_flit_request(const gpu::GpuConfig& c) {
   REQUIRE(packet_flits(c.interconnect, c.interconnect.header_bytes) == 1);
+}
+
+// docs/blocks/l2.md (sector splitter): a sectored L2 bank gets the L1D's line as one
+// request per sector, each a DRAM atom of its own; the DRAM streams them one per
+// max(tCCD, burst) cycles (the first as the line would be: the minimum latency dominates)
+// and the line is filled with the last sector's reply.
+uint64_t sector_split_cycles(const gpu::GpuConfig& c) {
+  const uint32_t sectors = c.l2.bank.sectors;
+  if (sectors <= 1) return 0;
+  const DramConfig& d = c.l2.dram;
+  return (sectors - 1) * std::max<uint64_t>({1, d.timing.tCCD, d.burst_cycles()});
 }
 
 uint64_t handover_cycles(const gpu::GpuConfig& c) {
@@ -174,9 +188,10 @@ TEST_CASE("gpu_top load-miss latency on an idle GPU follows the configured path 
   CHECK(configured_latency(base) == 173);
   CHECK(handover_cycles(base) == 9);
   CHECK(reply_serialization(base) == 0);
-  CHECK(lat[0] == configured_latency(base) + handover_cycles(base) + reply_serialization(base));
+  CHECK(lat[0] == configured_latency(base) + handover_cycles(base) + reply_serialization(base) + sector_split_cycles(base));
   for (std::size_t i = 1; i < cfgs.size(); ++i)
-    CHECK(lat[i] == configured_latency(cfgs[i]) + handover_cycles(cfgs[i]) + reply_serialization(cfgs[i]));
+    CHECK(lat[i] == configured_latency(cfgs[i]) + handover_cycles(cfgs[i]) + reply_serialization(cfgs[i]) +
+              sector_split_cycles(cfgs[i]));
 }
 
 TEST_CASE("gpu_top load-miss latency on the Fermi crossbar equals the configured latencies plus the hand-over "
@@ -207,6 +222,7 @@ TEST_CASE("gpu_top load-miss latency on the Fermi crossbar equals the configured
   CHECK(reply_serialization(base) == 3);
   for (std::size_t i = 0; i < cfgs.size(); ++i) {
     INFO("configuration " << i);
-    CHECK(lat[i] == configured_latency(cfgs[i]) + handover_cycles(cfgs[i]) + reply_serialization(cfgs[i]));
+    CHECK(lat[i] == configured_latency(cfgs[i]) + handover_cycles(cfgs[i]) + reply_serialization(cfgs[i]) +
+              sector_split_cycles(cfgs[i]));
   }
 }

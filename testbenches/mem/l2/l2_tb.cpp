@@ -414,9 +414,9 @@ namespace {
 
 // One block fetched by a first read, then `hits` reads of it sent back to back from
 // cycle 2000 (the fill has long arrived), at most `hits` outstanding.
-std::vector<tb::ScriptedRequest> warm_then_hits(std::size_t hits) {
+std::vector<tb::ScriptedRequest> warm_then_hits(std::size_t hits, uint32_t bytes = 128) {
   std::vector<tb::ScriptedRequest> s{{0x4000, false, 128, 0}};
-  for (std::size_t k = 0; k < hits; ++k) s.push_back({0x4000, false, 128, 2000});
+  for (std::size_t k = 0; k < hits; ++k) s.push_back({0x4000, false, bytes, 2000});
   return s;
 }
 
@@ -473,13 +473,7 @@ TEST_CASE("l2: a full ROP queue withholds END_REQ and takes the request from the
   REQUIRE(b.cycle(rec[5].responded) == b.cycle(rec[5].accepted) + 1 + cfg.rop_latency + 1 + cfg.bank.hit_latency);
 }
 
-TEST_CASE("l2: the shipped Fermi partition answers back-to-back hits at one per cycle", "[l2]") {
-  // configs/fermi_gtx480.json: GPGPU-Sim's -gpgpu_l2_rop_latency 120 is the ROP stage, a
-  // pipeline in front of the bank, and the bank answers a hit the cycle after its lookup,
-  // so its response queue (-gpgpu_dram_partition_queues ...:64) only buffers responses
-  // waiting for the interconnect. (With the 120 cycles as the bank's hit latency each hit
-  // held a response-queue slot for 120 cycles: 8 hits per 121 cycles with 8 entries.)
-  // One slice of the shipped partition (its slices are alike; this bench drives one port).
+L2PartitionConfig shipped_slice() {
   auto src = config::ConfigSource::from_file("configs/fermi_gtx480.json");
   L2PartitionConfig cfg;
   config::read(src, cfg, "l2");
@@ -487,10 +481,22 @@ TEST_CASE("l2: the shipped Fermi partition answers back-to-back hits at one per 
   cfg.sub_partitions = 1;
   cfg.protocol_checkers = true;
   cfg.dram.timing_checker = true;
+  return cfg;
+}
+
+TEST_CASE("l2: the shipped Fermi partition answers back-to-back sector hits at one per cycle", "[l2]") {
+  // configs/fermi_gtx480.json: GPGPU-Sim's -gpgpu_l2_rop_latency 120 is the ROP stage, a
+  // pipeline in front of the bank, and the bank answers a hit the cycle after its lookup,
+  // so its response queue (-gpgpu_dram_partition_queues ...:64) only buffers responses
+  // waiting for the interconnect. (With the 120 cycles as the bank's hit latency each hit
+  // held a response-queue slot for 120 cycles: 8 hits per 121 cycles with 8 entries.)
+  // One slice of the shipped partition (its slices are alike; this bench drives one port).
+  // The bank is sectored: 32-byte requests pass the sector splitter unchanged.
+  L2PartitionConfig cfg = shipped_slice();
   const std::size_t hits = 64;
   tb::InitiatorOptions o;
   o.max_outstanding = hits;
-  PartitionBench b(cfg, warm_then_hits(hits), o);
+  PartitionBench b(cfg, warm_then_hits(hits, 32), o);
   b.run();
   const uint64_t rop = cfg.rop_latency > 0 ? 1 + cfg.rop_latency : 0;
   require_one_hit_per_cycle(b, hits, rop + 1 + cfg.bank.hit_latency);
@@ -498,6 +504,27 @@ TEST_CASE("l2: the shipped Fermi partition answers back-to-back hits at one per 
   REQUIRE(rop + 1 + cfg.bank.hit_latency == 123);
   REQUIRE(b.cycle(b.driver->records()[hits].responded) - b.cycle(b.driver->records()[1].responded) == hits - 1);
   REQUIRE(b.stat("l2p.sub0.bank.response_queue_stalls") == 0);
+}
+
+TEST_CASE("l2: the shipped Fermi partition answers 128-byte hits one per 4 cycles, as 4 sector hits", "[l2][sector]") {
+  // GPGPU-Sim splits a 128-byte request to its sectored L2 into 4 sector requests that
+  // enter the bank one per cycle; the reply goes with the last sector's.
+  L2PartitionConfig cfg = shipped_slice();
+  REQUIRE(cfg.bank.sectors == 4);
+  const std::size_t hits = 16;
+  tb::InitiatorOptions o;
+  o.max_outstanding = hits;
+  PartitionBench b(cfg, warm_then_hits(hits), o);
+  b.run();
+  const auto& rec = b.driver->records();
+  const uint64_t first = 1 + cfg.rop_latency + 1 + cfg.bank.hit_latency + (cfg.bank.sectors - 1);
+  REQUIRE(b.cycle(rec[1].responded) - b.cycle(rec[1].sent) == first);
+  for (std::size_t k = 2; k <= hits; ++k) {
+    INFO("hit " << k);
+    REQUIRE(b.cycle(rec[k].responded) - b.cycle(rec[k - 1].responded) == cfg.bank.sectors);
+  }
+  REQUIRE(b.stat("l2p.sub0.bank.load_hits") == hits * cfg.bank.sectors);
+  REQUIRE(b.stat("l2p.sub0.split.sector_requests") == (hits + 1) * cfg.bank.sectors);
 }
 
 TEST_CASE("l2: the L2 to DRAM queue takes a miss every cycle", "[l2]") {
