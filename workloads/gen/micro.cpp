@@ -47,7 +47,7 @@ void gen_bandwidth(Size size, const OutDir& out) {
   need_small(size, "micro/bandwidth");
   const uint32_t ctas = 15, threads = 1024;
   struct Launch { uint32_t base, cta_chunks, warp_first, step, n, passes; };
-  const Launch launches[] = {{0, 0, 0, 1, 16, 1}, {512, 64, 1, 32, 2, 1 + 4}, {31232, 128, 1, 32, 4, 1}};
+  const Launch launches[] = {{0, 0, 0, 1, 16, 1}, {512, 64, 1, 32, 2, 1 + 4}, {31232, 256, 1, 32, 8, 1}};
   std::vector<uint32_t> sums;
   for (const Launch& l : launches)
     for (uint32_t b = 0; b < ctas; ++b)
@@ -79,7 +79,7 @@ void gen_shared(Size size, const OutDir& out) {
 }
 GPUTLM_WORKLOAD("micro/shared", "microbenchmark: shared-memory bank conflicts, stride 1 to 32", gen_shared);
 
-// Arithmetic throughput (sfu.cu), with the functional model's sin.approx / rsqrt.approx
+// Arithmetic throughput (sfu.cu; 1 untimed + iters timed steps), with the functional model's sin.approx / rsqrt.approx
 // (float_semantics.cpp: std::sin in float, 1 / sqrt in double).
 void gen_sfu(Size size, const OutDir& out) {
   need_small(size, "micro/sfu");
@@ -88,7 +88,7 @@ void gen_sfu(Size size, const OutDir& out) {
   for (int t = 0; t < threads; ++t) {
     float x[4];
     for (int c = 0; c < 4; ++c) x[c] = static_cast<float>(t) * (1.0f / 512) + 0.25f * static_cast<float>(c);
-    for (int i = 0; i < iters; ++i)
+    for (int i = 0; i < 1 + iters; ++i)
       for (float& v : x) v = std::sin(v);
     res.push_back(x[0] + x[1] + x[2] + x[3]);
   }
@@ -96,14 +96,14 @@ void gen_sfu(Size size, const OutDir& out) {
     float x[4];
     x[0] = 1.0f + static_cast<float>(t) * (1.0f / 512);
     for (int c = 1; c < 4; ++c) x[c] = x[0] + 0.25f * static_cast<float>(c);
-    for (int i = 0; i < iters; ++i)
+    for (int i = 0; i < 1 + iters; ++i)
       for (float& v : x) v = static_cast<float>(1.0 / std::sqrt(static_cast<double>(v)));
     res.push_back(x[0] + x[1] + x[2] + x[3]);
   }
   for (int t = 0; t < threads; ++t) {
     float x[8], s = 0;
     for (int c = 0; c < 8; ++c) x[c] = static_cast<float>(t) * (1.0f / 512) + 0.125f * static_cast<float>(c);
-    for (int i = 0; i < iters * 4; ++i)
+    for (int i = 0; i < (1 + iters) * 4; ++i)
       for (float& v : x) v = std::fma(v, 0.5f, 0.25f);
     for (float v : x) s += v;
     res.push_back(s);
@@ -127,7 +127,7 @@ void gen_atomic(Size size, const OutDir& out) {
 GPUTLM_WORKLOAD("micro/atomic", "microbenchmark: global atomicAdd on one word, per-warp words, own words",
                 gen_atomic);
 
-// Divergence (divergence.cu): lane l runs path l mod paths; each lane's x after `reps`.
+// Divergence (divergence.cu): lane l runs path l mod paths; each lane's x after 1 + reps.
 void gen_divergence(Size size, const OutDir& out) {
   need_small(size, "micro/divergence");
   const uint32_t seed = 12345, reps = 4;
@@ -136,7 +136,7 @@ void gen_divergence(Size size, const OutDir& out) {
     for (uint32_t l = 0; l < 32; ++l) {
       uint32_t x = seed ^ l;
       const uint32_t p = l & (paths - 1);
-      for (uint32_t r = 0; r < reps; ++r)
+      for (uint32_t r = 0; r <= reps; ++r)
         for (int k = 0; k < 8; ++k) {
           x = x * 1664525u + 1013904223u + p;
           x ^= x >> 13;

@@ -5,7 +5,7 @@
 // untimed passes and then `reps` timed passes. One 1024-thread CTA per SM.
 //   L1:   every warp reads the same 8 KB (first 0, step 1): the timed passes hit the L1.
 //   L2:   the warps split a warmed 32 KB per CTA (first w, step 32): L1 misses, L2 hits.
-//   DRAM: the warps split a cold 64 KB per CTA.
+//   DRAM: the warps split a cold 128 KB per CTA.
 // With `sink` the timed loads are not added (L1: otherwise instruction issue, not the L1,
 // bounds the loop); the few loads still in flight when the clock stops are negligible
 // against the L1 hit latency. sums[slot][b][t] = the thread's sum of the warm-up passes and,
