@@ -54,7 +54,7 @@ double figure(const micro::BenchResult& r, std::size_t i) {
 
 }  // namespace
 
-TEST_CASE("micro_latency: pointer chase L1 < L2 < DRAM, L1 step exactly the configured hit path", "[micro]") {
+TEST_CASE("micro_latency: pointer chase L1 < L2 < DRAM (cold or beyond the L2), L1 step exactly the configured hit path", "[micro]") {
   const auto cfg = fermi();
   const auto r = run("latency", cfg);
   const double l1 = figure(r, 0), l2 = figure(r, 1), dram = figure(r, 2);
@@ -64,6 +64,10 @@ TEST_CASE("micro_latency: pointer chase L1 < L2 < DRAM, L1 step exactly the conf
   // An L2 hit still pays the L1 miss path and the ROP stage; DRAM the DRAM minimum latency.
   CHECK(l2 > l1 + cfg.l2.rop_latency);
   CHECK(dram > l2 + cfg.l2.dram.min_latency * cfg.clocks.core_mhz / cfg.clocks.dram_mhz - 1);
+  // A warmed chain larger than the L2 misses it as cold lines do.
+  const double beyond_l2 = figure(r, 3);
+  CHECK(beyond_l2 > l2);
+  CHECK(beyond_l2 == Approx(dram).epsilon(0.02));
 }
 
 TEST_CASE("micro_latency: L1 step follows hit_latency and the ALU latencies exactly", "[micro]") {

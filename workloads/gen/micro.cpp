@@ -12,22 +12,23 @@ void need_small(Size size, const char* name) {
   if (size != Size::kSmall) throw GenerateError(std::string(name) + " has only a small size");
 }
 
-// Pointer chase (latency.cu): a code warm-up launch, then three regions of one word per 128 B line, 32 words apart.
-// L1: 4 KB cycle; L2: 64 KB cycle; DRAM: a line sequence read cold. Region starts and
-// steps repeat spec_small.json's launches.
+// Pointer chase (latency.cu): a code warm-up launch, then four regions of one word per
+// 128 B line, 32 words apart. L1: 4 KB cycle; L2: 64 KB cycle; DRAM: a line sequence read
+// cold, and a 1 MB cycle (larger than the 768 KB L2) after one warm-up pass. Region
+// starts and steps repeat spec_small.json's launches.
 void gen_latency(Size size, const OutDir& out) {
   need_small(size, "micro/latency");
-  const uint32_t kStride = 32, l1 = 0, l1_words = 1024, l2 = 1024, l2_words = 16384, dram = 17408,
-                 dram_words = 4096, total = dram + dram_words;
-  std::vector<uint32_t> a(total);
-  for (uint32_t i = 0; i < total; ++i) {
-    const uint32_t base = i < l2 ? l1 : i < dram ? l2 : dram;
-    const uint32_t n = i < l2 ? l1_words : i < dram ? l2_words : dram_words;
-    a[i] = base + (i - base + kStride) % n;
-  }
+  const uint32_t kStride = 32;
+  const uint32_t starts[] = {0, 1024, 17408, 21504, 21504 + 262144};  // L1, L2, DRAM cold, DRAM > L2, end
+  const uint32_t l1 = starts[0], l2 = starts[1], dram = starts[2], big = starts[3];
+  std::vector<uint32_t> a(starts[4]);
+  for (int r = 0; r < 4; ++r)
+    for (uint32_t i = starts[r]; i < starts[r + 1]; ++i)
+      a[i] = starts[r] + (i - starts[r] + kStride) % (starts[r + 1] - starts[r]);
   struct Launch { uint32_t start; int warm, steps; };
   const Launch launches[] = {{l1, 4, 4}, {l1, 32, 64},  {l1, 32, 128}, {l2, 512, 64},
-                             {l2, 512, 128}, {dram, 0, 32}, {dram + 32 * kStride, 0, 64}};
+                             {l2, 512, 128}, {dram, 0, 32}, {dram + 32 * kStride, 0, 64},
+                             {big, 8192, 64}, {big, 8192, 128}};
   std::vector<uint32_t> result;
   for (const Launch& l : launches) {
     uint32_t j = l.start;

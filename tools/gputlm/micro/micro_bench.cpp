@@ -54,8 +54,8 @@ Span span(const std::vector<uint32_t>& t, std::size_t slot, std::size_t n) {
 // costs, e.g. the cold instruction cache of each launch's SM, cancel).
 void derive_latency(const LaunchSpec& s, const std::vector<uint32_t>& t, std::vector<Figure>& f) {
   const char* level[] = {"L1 hit (warm 4 KB chain)", "L2 hit (warm 64 KB chain, L1 misses)",
-                         "DRAM (cold lines, L1 and L2 miss)"};
-  for (std::size_t k = 0; k < 3; ++k) {
+                         "DRAM (cold lines, L1 and L2 miss)", "DRAM (warm 1 MB chain > L2, all miss)"};
+  for (std::size_t k = 0; k < 4; ++k) {
     const double steps = arg(s, 2 * k + 2, 3) - arg(s, 2 * k + 1, 3);
     f.push_back({std::string("pointer-chase step, ") + level[k], double(t.at(2 * k + 2) - t.at(2 * k + 1)) / steps,
                  "cycles"});

@@ -1,6 +1,7 @@
 // Pointer-chase load latency (as Wong et al., ISPASS 2010, and Mei & Chu, TPDS 2017):
 // one thread follows j = a[j] from `start` through a chain with one word per 128 B line.
-// `warm` untimed steps first bring the lines into the caches (0 for cold DRAM lines);
+// `warm` untimed steps first bring the lines into the caches (0 for cold DRAM lines; a
+// full pass of a chain larger than the L2 leaves none of it there);
 // then `steps` timed steps. A step is the load plus its address arithmetic (mul.wide +
 // add), as in the published kernels. timing[slot] = cycles of the timed steps (plus a
 // constant that two launches of different `steps` cancel).
