@@ -79,7 +79,7 @@ int cmd_micro(int argc, char** argv) {
     std::printf("%s", gputlm::micro::format_figures(r).c_str());
     return r.ok ? 0 : 3;
   }
-  std::printf("%-11s %-52s %10s %s\n", "bench", "figure", "value", "unit");
+  std::printf("%-11s %-58s %10s %s\n", "bench", "figure", "value", "unit");
   int worst = 0;
   for (const auto& n : names) {
     std::vector<std::string> args{"micro", n, "--dir", dir, "--config", opts.config_file};

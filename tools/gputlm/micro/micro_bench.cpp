@@ -157,7 +157,7 @@ std::string format_figures(const BenchResult& r) {
   std::string out;
   char line[256];
   for (const Figure& f : r.figures) {
-    std::snprintf(line, sizeof line, "%-11s %-52s %10.2f %s\n", r.bench.c_str(), f.item.c_str(), f.value,
+    std::snprintf(line, sizeof line, "%-11s %-58s %10.2f %s\n", r.bench.c_str(), f.item.c_str(), f.value,
                   f.unit.c_str());
     out += line;
   }
