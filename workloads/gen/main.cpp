@@ -1,4 +1,5 @@
 // workload-gen NAME small|medium OUTDIR [--workloads-dir DIR]
+// (NAME may name a subfolder: micro/latency reads workloads/micro/latency/latency.ptx.)
 // Writes NAME's inputs and CPU-reference outputs into OUTDIR and copies the workload's
 // spec_<size>.json (as spec.json), .ptx and .resources.json there, so the spec's relative
 // paths resolve in OUTDIR.
@@ -87,9 +88,10 @@ int main(int argc, char** argv) {
     else throw GenerateError("size must be 'small' or 'medium', not '" + size_name + "'");
     fs::create_directories(out_dir);
     fs::path src = src_root / name;
+    const std::string stem = fs::path(name).filename().string();  // "latency" of "micro/latency"
     copy_workload_file(src / ("spec_" + size_name + ".json"), out_dir / "spec.json");
-    copy_workload_file(src / (name + ".ptx"), out_dir / (name + ".ptx"));
-    copy_workload_file(src / (name + ".resources.json"), out_dir / (name + ".resources.json"));
+    copy_workload_file(src / (stem + ".ptx"), out_dir / (stem + ".ptx"));
+    copy_workload_file(src / (stem + ".resources.json"), out_dir / (stem + ".resources.json"));
     it->second.fn(size, OutDir(out_dir));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "workload-gen %s %s: error: %s\n", name.c_str(), size_name.c_str(),
