@@ -49,6 +49,19 @@ TEST_CASE("correlate: reference CSVs in both conventions, and every mistake name
                     Catch::Contains("e.csv: line 2: 3 fields, the header has 2"));
   CHECK_THROWS_WITH(read_reference_csv(write(dir / "f.csv", "workload,kernel\n")), Catch::Contains("no 'cycles' or 'ref_cycles' column"));
   CHECK_THROWS_WITH(read_reference_csv((dir / "none.csv").string()), Catch::Contains("none.csv: cannot open"));
+  // A row whose reference run failed (the side-by-side file's ref_check FAIL, no cycles) is
+  // kept and marked; without a failing check an empty cell is an error.
+  rows = read_reference_csv(write(dir / "g.csv", "workload,size,ref_cycles,cycles,ref_check,check\n"
+                                                 "bfs,small,900,1000,PASS,PASS\nreduce,small,,7458,FAIL,PASS\n"));
+  REQUIRE(rows.size() == 2);
+  CHECK_FALSE(rows[0].reference_failed);
+  CHECK(rows[1].reference_failed);
+  CHECK(rows[1].values.count("cycles") == 0);
+  CHECK_THROWS_WITH(read_reference_csv(write(dir / "h.csv", "workload,ref_cycles,ref_check\nx,,PASS\n")),
+                    Catch::Contains("h.csv: line 2: no reference cycles"));
+  CHECK_THROWS_WITH(read_reference_csv(write(dir / "i.csv", "workload,cycles\nx,\n")), Catch::Contains("i.csv: line 2: no reference cycles"));
+  CHECK_THROWS_WITH(read_reference_csv(write(dir / "j.csv", "workload,ref_cycles,ref_check\nx,,FAIL\n")),
+                    Catch::Contains("every reference run failed"));
 }
 
 TEST_CASE("correlate: kernels match by name or label and sum over launches, with r and errors", "[study]") {

@@ -92,8 +92,12 @@ int cmd_correlate(int argc, char** argv) {
   }
   const std::vector<RefRow> refs = read_reference_csv(ref);
   std::vector<CorrRow> rows;
-  std::vector<std::string> unmatched;
+  std::vector<std::string> unmatched, failed;
   for (const RefRow& r : refs) {
+    if (r.reference_failed) {
+      failed.push_back(r.workload + (r.kernel.empty() ? "" : "/" + r.kernel));
+      continue;
+    }
     std::string path = stats_of.count(r.workload) ? stats_of[r.workload] : "";
     if (path.empty() && !suite.empty()) {
       const fs::path p = fs::path(suite) / (r.workload + ".timing.json");
@@ -123,6 +127,9 @@ int cmd_correlate(int argc, char** argv) {
                        {"median_abs_error", s.median_abs_error}};
   }
   j["unmatched"] = unmatched;
+  j["reference_failed"] = failed;
+  if (!failed.empty())
+    std::printf("the reference failed %zu rows, left out (first: %s)\n", failed.size(), failed.front().c_str());
   if (!unmatched.empty()) std::printf("no run for %zu reference rows (first: %s)\n", unmatched.size(), unmatched.front().c_str());
   fs::create_directories(out);
   std::string csv = "workload,kernel,ref_cycles,cycles,ratio\n";

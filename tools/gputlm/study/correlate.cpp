@@ -57,11 +57,12 @@ std::vector<RefRow> read_reference_csv(const std::string& path) {
   std::string line;
   if (!std::getline(f, line)) throw StudyError(path + ": empty file (a header line is needed)");
   const std::vector<std::string> head = split_csv(line);
-  int wcol = -1, kcol = -1;
+  int wcol = -1, kcol = -1, check_col = -1;
   std::map<std::string, int> qcol;  // quantity -> column (ref_* wins over the plain name)
   for (int i = 0; i < static_cast<int>(head.size()); ++i) {
     if (head[i] == "workload") wcol = i;
     else if (head[i] == "kernel") kcol = i;
+    else if (head[i] == "ref_check") check_col = i;
     auto q = quantity_of_column().find(head[i]);
     if (q != quantity_of_column().end() && (!qcol.count(q->second) || head[i].rfind("ref_", 0) == 0)) qcol[q->second] = i;
   }
@@ -80,7 +81,11 @@ std::vector<RefRow> read_reference_csv(const std::string& path) {
     for (const auto& [q, col] : qcol) {
       const std::string& v = c[static_cast<std::size_t>(col)];
       if (v.empty()) {
-        if (q == "cycles") throw StudyError(path + ": line " + std::to_string(n) + ": no reference cycles");
+        if (q != "cycles") continue;
+        const std::string check = check_col >= 0 ? c[static_cast<std::size_t>(check_col)] : "";
+        if (check.empty() || check == "PASS")
+          throw StudyError(path + ": line " + std::to_string(n) + ": no reference cycles");
+        r.reference_failed = true;  // e.g. ref_check FAIL: GPGPU-Sim could not run it
         continue;
       }
       char* end = nullptr;
@@ -93,6 +98,8 @@ std::vector<RefRow> read_reference_csv(const std::string& path) {
     rows.push_back(r);
   }
   if (rows.empty()) throw StudyError(path + ": no data rows");
+  if (std::all_of(rows.begin(), rows.end(), [](const RefRow& r) { return r.reference_failed; }))
+    throw StudyError(path + ": every reference run failed (no reference cycles)");
   return rows;
 }
 

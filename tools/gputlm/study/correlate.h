@@ -15,13 +15,17 @@ namespace gputlm::study {
 // One reference row: `kernel` empty means the whole workload (every launch).
 struct RefRow {
   std::string workload, kernel;
-  std::map<std::string, double> values;  // "cycles" always; optional counters
+  std::map<std::string, double> values;  // "cycles" always, unless the reference run failed; optional counters
+  // The reference run failed: a `ref_check` (or `check`) column not PASS and no reference
+  // cycles (the GPGPU-Sim side-by-side file's row of a kernel GPGPU-Sim could not run).
+  bool reference_failed = false;
 };
 
 // Reads a CSV with a header naming `workload`, optional `kernel`, the reference cycles as
 // `cycles` or `ref_cycles` (the latter wins: GPGPU-Sim side-by-side files carry both), and
 // optional counters `warp_instructions`/`ref_warp_insn`, `thread_instructions`. Errors name
-// the file and line.
+// the file and line; a row without reference cycles is an error unless its reference check
+// column says the reference run failed (then it is kept with reference_failed set).
 std::vector<RefRow> read_reference_csv(const std::string& path);
 
 struct CorrRow {
