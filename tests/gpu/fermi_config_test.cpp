@@ -48,6 +48,9 @@ TEST_CASE("fermi config gtx480 has the GTX480 parameters", "[gpu][fermi]") {
   CHECK(c.interconnect.channel_bytes == 40);                              // flit_size = 40
   CHECK(c.cta_scheduler.ctas_per_cycle == 15);                            // one CTA per cluster per cycle
   CHECK(c.sm.exec.pipeline_registers == 3);                               // ID_OC, OC_EX, EX_WB registers
+  CHECK(c.sm.operand_collector.issue_width_sp == 2);                      // -gpgpu_pipeline_widths 2,0,0,1,1
+  CHECK(c.sm.operand_collector.issue_width_sfu == 1);
+  CHECK(c.sm.operand_collector.issue_width_mem == 1);
   CHECK(c.l2.bank.sectors == 4);                                          // dl2 S: sector cache, 32 B sectors
   CHECK(c.l2.bank.write_allocate == "lazy_fetch_on_read");                // dl2 L:B:m:L: lazy fetch-on-read
 }

@@ -94,7 +94,10 @@ int32_t OperandCollector::find_free(uint32_t scheduler, UnitType unit, uint64_t 
 }
 
 bool OperandCollector::can_accept(uint32_t scheduler, UnitType unit) const {
-  return find_free(scheduler, unit, domain_.now()) >= 0;
+  const uint64_t now = domain_.now();
+  const uint32_t width = cfg_.issue_width(unit);
+  if (width > 0 && issued_cycle_ == now && issued_[static_cast<std::size_t>(unit)] >= width) return false;
+  return find_free(scheduler, unit, now) >= 0;
 }
 
 void OperandCollector::receive(WarpInstruction& wi) {
@@ -104,6 +107,16 @@ void OperandCollector::receive(WarpInstruction& wi) {
     throw PipelineError(std::string(name()) + ": no free " + to_string(wi.unit) + " collector for scheduler " +
                         std::to_string(wi.issue_scheduler) + " in cycle " + std::to_string(now) + " (warp " +
                         std::to_string(wi.warp) + " seq " + std::to_string(wi.seq) + ", pipeline rule 1)");
+  if (issued_cycle_ != now) {
+    issued_cycle_ = now;
+    issued_.fill(0);
+  }
+  const uint32_t width = cfg_.issue_width(wi.unit);
+  if (++issued_[static_cast<std::size_t>(wi.unit)] == width) width_free_from_ = now + 1;
+  if (width > 0 && issued_[static_cast<std::size_t>(wi.unit)] > width)
+    throw PipelineError(std::string(name()) + ": " + std::to_string(issued_[static_cast<std::size_t>(wi.unit)]) + " " +
+                        to_string(wi.unit) + " instructions issued in cycle " + std::to_string(now) +
+                        ", issue_width " + std::to_string(width) + " (pipeline rule 1)");
   Collector& c = collectors_[static_cast<std::size_t>(idx)];
   c.wi = &wi;
   c.pending = 0;

@@ -52,7 +52,8 @@ class OperandCollector : public sc_core::sc_module, public PipelineStage, public
   bool can_accept(uint32_t scheduler, UnitType unit) const override;
   uint64_t availability_version(uint64_t cycle) const override {
     // Taking or freeing a collector is an event; a freed one becomes usable a cycle later.
-    return 2 * collector_events_ + (cycle >= last_free_from_ ? 1 : 0);
+    // An issue width used up in a cycle is free again the next.
+    return 4 * collector_events_ + (cycle >= last_free_from_ ? 2 : 0) + (cycle >= width_free_from_ ? 1 : 0);
   }
   UnitType unit_for(const isa::Instruction& in) const override;
   // PipelineStage
@@ -95,6 +96,8 @@ class OperandCollector : public sc_core::sc_module, public PipelineStage, public
   uint32_t occupied_ = 0;
   uint64_t collector_events_ = 0;  // collectors taken or freed (availability_version)
   uint64_t last_free_from_ = 0;
+  uint64_t issued_cycle_ = ~uint64_t{0}, width_free_from_ = 0;
+  std::array<uint32_t, 5> issued_{};  // per UnitType in issued_cycle_ (issue_width_*)
 
   stats::Group stats_;
   stats::Counter instructions_, operand_reads_, bank_conflict_cycles_, dispatch_stall_cycles_;

@@ -24,6 +24,9 @@ struct OperandCollectorConfig {
   uint32_t collectors_int = 2;
   uint32_t collectors_mem = 2;
   uint32_t reads_per_collector = 0;
+  // Instructions of each unit type the SM's schedulers may issue in one cycle together
+  // (GPGPU-Sim's ID_OC pipeline registers, -gpgpu_pipeline_widths); 0 = no limit.
+  uint32_t issue_width_sp = 0, issue_width_sfu = 0, issue_width_dp = 0, issue_width_int = 0, issue_width_mem = 0;
 
   template <class V>
   void visit(V& v) {
@@ -50,6 +53,24 @@ struct OperandCollectorConfig {
             "operands one collector unit receives per cycle; 0 = as many as banks deliver (GPGPU-Sim), 1 = "
             "single-ported (Pascal/KAWS)",
             config::at_least(0));
+    const char* w = "instructions for this unit type all schedulers of the SM may issue in one cycle together "
+                    "(GPGPU-Sim's ID_OC register width, -gpgpu_pipeline_widths: 2 SP, 1 SFU, 1 MEM on the GTX480); "
+                    "0 = no limit";
+    v.param("issue_width_sp", issue_width_sp, w, config::at_least(0));
+    v.param("issue_width_sfu", issue_width_sfu, w, config::at_least(0));
+    v.param("issue_width_dp", issue_width_dp, w, config::at_least(0));
+    v.param("issue_width_int", issue_width_int, w, config::at_least(0));
+    v.param("issue_width_mem", issue_width_mem, w, config::at_least(0));
+  }
+  uint32_t issue_width(UnitType u) const {
+    switch (u) {
+      case UnitType::Sp: return issue_width_sp;
+      case UnitType::Sfu: return issue_width_sfu;
+      case UnitType::Dp: return issue_width_dp;
+      case UnitType::Int: return issue_width_int;
+      case UnitType::Mem: return issue_width_mem;
+    }
+    return 0;
   }
   uint32_t collectors(UnitType u) const {
     switch (u) {

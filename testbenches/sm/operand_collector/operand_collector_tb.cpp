@@ -209,3 +209,50 @@ TEST_CASE("operand_collector refuses an instruction without a free collector", "
   sc_core::sc_start(100, sc_core::SC_NS);
   CHECK_THAT(err, Catch::Contains("no free sp collector"));
 }
+
+TEST_CASE("operand_collector issue_width limits the instructions of a unit type issued in one cycle (ID_OC)",
+          "[operand_collector]") {
+  OperandCollectorConfig cfg;  // 8 SFU collectors, 6 SP: the widths bind, not the collectors
+  cfg.issue_width_sfu = 1;
+  cfg.issue_width_sp = 2;
+  Bench b(cfg);
+  WarpInstruction* s0 = b.f.make(b.add({0}), 0, UnitType::Sfu);
+  WarpInstruction* s1 = b.f.make(b.add({1}), 1, UnitType::Sfu);
+  WarpInstruction* p0 = b.f.make(b.add({2}), 2, UnitType::Sp);
+  WarpInstruction* p1 = b.f.make(b.add({3}), 3, UnitType::Sp);
+  std::vector<bool> seen;
+  std::vector<uint64_t> version;
+  std::string err;
+  b.drv->set_script([&](uint64_t c) {
+    if (c == 1) {
+      version.push_back(b.oc->availability_version(c));
+      seen.push_back(b.oc->can_accept(0, UnitType::Sfu));  // true
+      b.drv->outs[0].send(*s0);
+      seen.push_back(b.oc->can_accept(1, UnitType::Sfu));  // false: one SFU issue per cycle
+      seen.push_back(b.oc->can_accept(1, UnitType::Sp));   // true: another type
+      b.drv->outs[0].send(*p0);
+      seen.push_back(b.oc->can_accept(0, UnitType::Sp));  // true: two SP per cycle
+      b.drv->outs[0].send(*p1);
+      seen.push_back(b.oc->can_accept(0, UnitType::Sp));  // false
+      version.push_back(b.oc->availability_version(c));
+      try {
+        b.drv->outs[0].send(*s1);
+      } catch (const PipelineError& e) {
+        err = e.what();
+      }
+    }
+    if (c == 2) {
+      version.push_back(b.oc->availability_version(c));  // differs: the widths are free again
+      seen.push_back(b.oc->can_accept(1, UnitType::Sfu));  // true
+      b.drv->outs[0].send(*s1);
+    }
+    return c < 2;
+  });
+  sc_core::sc_start(100, sc_core::SC_NS);
+  CHECK(seen == std::vector<bool>{true, false, true, true, false, true});
+  CHECK_THAT(err, Catch::Contains("issue_width 1"));
+  REQUIRE(version.size() == 3);
+  CHECK(version[2] != version[1]);
+  CHECK(b.dispatched(0) == 3);
+  CHECK(b.dispatched(1) == 4);
+}
