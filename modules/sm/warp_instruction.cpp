@@ -66,7 +66,17 @@ UnitType default_unit_for(const isa::Instruction& in, bool has_dp_unit, bool has
     case OpClass::Membar:
       return UnitType::Mem;
     case OpClass::Fp64:
-      return has_dp_unit ? UnitType::Dp : UnitType::Sfu;
+      // GPGPU-Sim's DP_OP is f64 add/sub/min/max/mul/mad/fma (and the divisions above); the
+      // other f64 instructions (setp, set, abs, neg, testp, copysign) are ALU_OP, on the SP.
+      switch (in.op) {
+        case isa::Opcode::Add: case isa::Opcode::Sub: case isa::Opcode::Addc: case isa::Opcode::Subc:
+        case isa::Opcode::Min: case isa::Opcode::Max: case isa::Opcode::Mul: case isa::Opcode::Mad:
+        case isa::Opcode::Fma: case isa::Opcode::Div: case isa::Opcode::Rem: case isa::Opcode::Sqrt:
+        case isa::Opcode::Rcp:
+          return has_dp_unit ? UnitType::Dp : UnitType::Sfu;
+        default:
+          return UnitType::Sp;
+      }
     case OpClass::Sfu:
       return UnitType::Sfu;
     case OpClass::IntMul:

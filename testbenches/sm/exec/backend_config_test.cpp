@@ -86,6 +86,14 @@ TEST_CASE("exec_unit division, remainder, sqrt and rcp issue to the SFU as GPGPU
     CHECK(unit(Opcode::Div, ScalarType::F64, false, gs, true) == UnitType::Dp);
     CHECK(unit(Opcode::Add, ScalarType::F32, false, gs) == UnitType::Sp);
     CHECK(unit(Opcode::Mul, ScalarType::S32, false, gs) == UnitType::Sp);
+    // f64 arithmetic is GPGPU-Sim's DP_OP (the SFU without a DP unit); f64 compares and
+    // sign operations are ALU_OP, on the SP.
+    CHECK(unit(Opcode::Fma, ScalarType::F64, false, gs) == UnitType::Sfu);
+    CHECK(unit(Opcode::Add, ScalarType::F64, false, gs, true) == UnitType::Dp);
+    CHECK(unit(Opcode::Setp, ScalarType::F64, false, gs) == UnitType::Sp);
+    CHECK(unit(Opcode::Neg, ScalarType::F64, false, gs) == UnitType::Sp);
+    CHECK(unit(Opcode::Abs, ScalarType::F64, false, gs, true) == UnitType::Sp);
+    CHECK(unit(Opcode::Testp, ScalarType::F64, false, gs) == UnitType::Sp);
   }
   CHECK(ExecConfig{}.divide_on_sfu);
 }
