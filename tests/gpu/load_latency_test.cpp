@@ -66,7 +66,13 @@ uint64_t dram_row_miss_latency(const DramConfig& d, uint32_t line_bytes) {
 
 // Sum of the configured latencies from the L1D's primary miss to its fill.
 uint64_t configured_latency(const gpu::GpuConfig& c) {
-  const uint64_t dram = std::max<uint64_t>(c.l2.dram.min_latency, dram_row_miss_latency(c.l2.dram, c.sm.l1d.line_size));
+  // docs/blocks/dram.md: with a latency queue the request waits min_latency before the
+  // scheduler and its access (the first fetch unit: a sector of a sectored L2) follows whole;
+  // without one min_latency is a floor on the access.
+  const uint64_t unit = c.l2.bank.sectors > 1 ? c.l2.bank.line_size / c.l2.bank.sectors : c.sm.l1d.line_size;
+  const uint64_t dram = c.l2.dram.latency_queue > 0
+                            ? c.l2.dram.min_latency + dram_row_miss_latency(c.l2.dram, static_cast<uint32_t>(unit))
+                            : std::max<uint64_t>(c.l2.dram.min_latency, dram_row_miss_latency(c.l2.dram, c.sm.l1d.line_size));
   return c.sm.l1d.miss_latency + c.interconnect.latency + c.l2.rop_latency + c.l2.bank.miss_latency +
          c.l2.queue_latency + dram + c.l2.queue_latency + c.l2.bank.fill_latency + c.interconnect.latency;
 }
@@ -160,9 +166,10 @@ std::vector<uint64_t> measure(const std::vector<gpu::GpuConfig>& cfgs) {
 }
 
 void require_min_latency_dominates(const gpu::GpuConfig& c) {
-  // Otherwise the DRAM term is the row access, which the sum also covers, but the DELTA
-  // on min_latency would not move the result.
-  REQUIRE(c.l2.dram.min_latency > dram_row_miss_latency(c.l2.dram, c.sm.l1d.line_size));
+  // Without a latency queue, otherwise the DRAM term is the row access, which the sum also
+  // covers, but the DELTA on min_latency would not move the result.
+  if (c.l2.dram.latency_queue == 0)
+    REQUIRE(c.l2.dram.min_latency > dram_row_miss_latency(c.l2.dram, c.sm.l1d.line_size));
 }
 
 }  // namespace
@@ -183,9 +190,11 @@ TEST_CASE("gpu_top load-miss latency on an idle GPU follows the configured path 
   CHECK(lat[1] == lat[0] + 2 * kDelta);  // request and reply each cross the interconnect
   CHECK(lat[2] == lat[0] + kDelta);
   CHECK(lat[3] == lat[0] + kDelta);
-  // 1 + 20 + 30 + 1 + 100 + 1 + 0 + 20 = 173 configured, 9 hand-over cycles; the
-  // fixed-latency pipe delivers the 5-flit reply whole (no serialization term).
-  CHECK(configured_latency(base) == 173);
+  // 1 + 20 + 30 + 1 + (100 + 26) + 1 + 0 + 20 = 199 configured (the DRAM's latency queue,
+  // then a 32 B sector's row miss: tRCD 12 + tCL 12 + burst 2), 9 hand-over cycles, 6 for the
+  // other three sectors; the fixed-latency pipe delivers the reply whole (no serialization).
+  CHECK(configured_latency(base) == 199);
+  CHECK(sector_split_cycles(base) == 6);
   CHECK(handover_cycles(base) == 9);
   CHECK(reply_serialization(base) == 0);
   CHECK(lat[0] == configured_latency(base) + handover_cycles(base) + reply_serialization(base) + sector_split_cycles(base));
@@ -215,9 +224,10 @@ TEST_CASE("gpu_top load-miss latency on the Fermi crossbar equals the configured
   CHECK(lat[1] == lat[0] + kDelta);
   CHECK(lat[2] == lat[0] + 2 * kDelta);  // the L2->DRAM and DRAM->L2 queues
   CHECK(lat[3] + base.l2.rop_latency + kRopInput == lat[0]);
-  // 3 + 6 + 11 + 45 + 4 + 100 + 4 + 2 + 6 = 181 configured, 10 hand-over cycles, and the
-  // 8 + 128 B read reply is 4 flits of 40 B: delivered 3 cycles after its head.
-  CHECK(configured_latency(base) == 181);
+  // 3 + 6 + 11 + 45 + 4 + (100 + 26) + 4 + 2 + 6 = 207 configured, 10 hand-over cycles, and
+  // the read reply is 4 sector packets of 8 + 32 B = 4 flits of 40 B: delivered 3 cycles
+  // after its head.
+  CHECK(configured_latency(base) == 207);
   CHECK(handover_cycles(base) == 10);
   CHECK(reply_serialization(base) == 3);
   for (std::size_t i = 0; i < cfgs.size(); ++i) {

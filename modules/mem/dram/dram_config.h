@@ -56,6 +56,7 @@ struct DramConfig {
   // channels, (addr >> 8) / 6 << 8 | addr & 0xff): row | bank | column | burst offset.
   std::string address_mapping = "RRRRRRRRRRRR.BBBCCCCB.CCSSSSSS";
   uint32_t min_latency = 0;           // 001 ch.5: 100/200/400 core cycles (convert to DRAM cycles)
+  uint32_t latency_queue = 0;         // 0: min_latency is a floor; N: GPGPU-Sim's dram_latency queue
   bool timing_checker = false;
   DramTimingConfig timing;
 
@@ -81,6 +82,12 @@ struct DramConfig {
             config::any());
     v.param("min_latency", min_latency,
             "minimum cycles (DRAM clock) from accepting a request to answering it (001 ch.5 knob)", config::at_least(0));
+    v.param("latency_queue", latency_queue,
+            "how min_latency combines with the access: 0 = a floor, the response at max(accept + min_latency, "
+            "access done); N > 0 = GPGPU-Sim's dram_latency queue: a request waits min_latency cycles in an "
+            "N-entry FIFO (END_REQ withheld when full) before it enters the scheduler queue, then the whole access "
+            "follows",
+            config::at_least(0));
     v.param("timing_checker", timing_checker,
             "check every command against every timing constraint (throws on a violation)", config::any());
     v.group("timing", timing, "GDDR timing parameters in DRAM command-clock cycles");

@@ -15,6 +15,7 @@ DramController::DramController(sc_core::sc_module_name name, const DramConfig& c
       scheduler_(make_dram_scheduler(cfg_.scheduler, std::string(name) + ".scheduler")),
       events_(4),
       data_(std::max(cfg_.timing.tCL, cfg_.timing.tWL) + d_.burst + 2),
+      delayed_(std::max<uint32_t>(1, cfg_.latency_queue)),
       returns_(cfg_.return_queue_size),
       stats_(parent, basename()),
       reads_(stats_, "reads", "read requests answered"),
@@ -35,7 +36,7 @@ DramController::DramController(sc_core::sc_module_name name, const DramConfig& c
       process_("tick", domain, [this](uint64_t c) { return tick(c); }) {
   in.bind(*this);
   if (cfg_.timing_checker) checker_ = std::make_unique<DramTimingChecker>(cfg_, std::string(this->name()));
-  const std::size_t capacity = cfg_.queue_size + cfg_.banks + cfg_.return_queue_size + 1;
+  const std::size_t capacity = cfg_.latency_queue + cfg_.queue_size + cfg_.banks + cfg_.return_queue_size + 1;
   slots_.resize(capacity);
   for (std::size_t i = capacity; i-- > 0;) free_slots_.push_back(static_cast<uint32_t>(i));
   queue_.reserve(cfg_.queue_size);
@@ -92,6 +93,7 @@ bool DramController::tick(uint64_t n) {
     work = true;
   }
   work |= send_response(n);
+  work |= release_delayed(n);
   work |= accept(n);
   work |= assign_banks();
   work |= issue_command(n);
@@ -102,6 +104,8 @@ bool DramController::tick(uint64_t n) {
   // An event that arrived during this edge (before or after this tick ran) is seen next edge.
   if (!events_.empty()) next = n + 1;
   if (!data_.empty()) next = std::min(next, data_.head_ready_cycle());
+  // A ready head blocked by a full scheduler queue waits for a bank (work above) to free it.
+  if (!delayed_.empty()) next = std::min(next, std::max(delayed_.head_ready_cycle(), n + 1));
   if (!responding_ && !returns_.empty()) next = std::min(next, returns_.head_ready_cycle());
   next = std::min(next, earliest_command_);  // issue_command() looked at every bank
   if (next != kNever) process_.wake_at(next);
@@ -115,7 +119,7 @@ void DramController::retire_data(uint64_t n) {
     Request& r = slots_[slot];
     if (++r.done == r.atoms) {
       --returns_reserved_;
-      returns_.push(slot, std::max(n, r.arrival + cfg_.min_latency));
+      returns_.push(slot, cfg_.latency_queue > 0 ? n : std::max(n, r.arrival + cfg_.min_latency));
     }
   }
 }
@@ -140,9 +144,20 @@ bool DramController::send_response(uint64_t n) {
   return true;
 }
 
+bool DramController::release_delayed(uint64_t n) {
+  if (!delayed_.ready(n) || queue_.size() >= cfg_.queue_size) return false;
+  const uint32_t slot = delayed_.front();
+  delayed_.pop();
+  const Request& r = slots_[slot];
+  queue_.push_back(DramQueuedRequest{slot, r.at.bank, r.at.row, r.write, n});
+  assign_pending_ = true;
+  return true;
+}
+
 bool DramController::accept(uint64_t n) {
   if (!waiting_) return false;
-  if (queue_.size() >= cfg_.queue_size) {
+  const bool delay = cfg_.latency_queue > 0;
+  if (delay ? delayed_.full() : queue_.size() >= cfg_.queue_size) {
     if (!waiting_counted_) ++queue_full_;
     waiting_counted_ = true;
     return false;
@@ -159,8 +174,12 @@ bool DramController::accept(uint64_t n) {
   r.write = gp.is_write();
   r.atoms = (gp.get_data_length() + cfg_.atom_bytes() - 1) / cfg_.atom_bytes();
   r.arrival = n;
-  queue_.push_back(DramQueuedRequest{slot, r.at.bank, r.at.row, r.write, n});
-  assign_pending_ = true;
+  if (delay) {
+    delayed_.push(slot, n + cfg_.min_latency);
+  } else {
+    queue_.push_back(DramQueuedRequest{slot, r.at.bank, r.at.row, r.write, n});
+    assign_pending_ = true;
+  }
   tlm::tlm_phase phase = tlm::END_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   in->nb_transport_bw(gp, phase, t);

@@ -61,7 +61,7 @@ class DramController : public sc_core::sc_module, public tlm::tlm_fw_transport_i
   const DramTimingChecker* checker() const { return checker_.get(); }
   // Brings the cycle-weighted statistics (utilisation, occupancy) up to now.
   void update_stats();
-  std::size_t requests_held() const { return queue_.size() + in_service_; }
+  std::size_t requests_held() const { return delayed_.size() + queue_.size() + in_service_; }
 
   // Statistics, for tests and reports.
   uint64_t row_hits() const { return row_hits_.value(stats::View::Total); }
@@ -99,6 +99,9 @@ class DramController : public sc_core::sc_module, public tlm::tlm_fw_transport_i
 
   bool tick(uint64_t cycle);
   bool accept(uint64_t cycle);
+  // latency_queue > 0: the head of the latency FIFO, once min_latency has passed, enters
+  // the scheduler queue when it has room (one per cycle).
+  bool release_delayed(uint64_t cycle);
   bool assign_banks();
   bool issue_command(uint64_t cycle);
   // The command bank j's request needs next and the first cycle it may issue.
@@ -130,6 +133,7 @@ class DramController : public sc_core::sc_module, public tlm::tlm_fw_transport_i
   uint64_t earliest_command_ = kNever;       // when nothing issued: first cycle any bank can issue              // queue or free banks changed since the last assignment
   uint64_t ccd_ready_ = 0, rrd_ready_ = 0, rd_bus_ready_ = 0, wr_bus_ready_ = 0, rtw_ready_ = 0, wtr_ready_ = 0;
   CycleQueue<uint32_t> data_;                // column commands in flight, ready when their data is done
+  CycleQueue<uint32_t> delayed_;             // latency_queue > 0: waiting out min_latency before the scheduler
   CycleQueue<uint32_t> returns_;             // completed requests, ready at max(done, arrival + min_latency)
   uint32_t returns_reserved_ = 0;            // requests that hold a return-queue slot
   tlm::tlm_generic_payload* responding_ = nullptr;
