@@ -67,10 +67,11 @@ Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32
   bind_tapped(lsu_.l1d, l1d_.upstream, taps, "l1d", lsu_.name(), l1d_.name(), core_clock, taps_);
   bind_tapped(lsu_.l1c, l1c_.upstream, taps, "l1c", lsu_.name(), l1c_.name(), core_clock, taps_);
   bind_tapped(lsu_.l1t, l1t_.upstream, taps, "l1t", lsu_.name(), l1t_.name(), core_clock, taps_);
+  lsu_.bypass.bind(arbiter_.upstream);  // atomics past the L1D (lsu.atomics_bypass_l1d)
   lsu_.l1d_status.bind(l1d_.status_export);
   writeback_.out.bind(core_.writeback_in);
 
-  // L1 misses -> memory port (port order: L1I, L1D, L1C, L1T).
+  // L1 misses -> memory port (port order: LSU bypass, L1I, L1D, L1C, L1T).
   l1i_.downstream.bind(arbiter_.upstream);
   l1d_.downstream.bind(arbiter_.upstream);
   l1c_.downstream.bind(arbiter_.upstream);

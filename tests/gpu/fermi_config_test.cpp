@@ -51,6 +51,7 @@ TEST_CASE("fermi config gtx480 has the GTX480 parameters", "[gpu][fermi]") {
   CHECK(c.sm.operand_collector.issue_width_sp == 2);                      // -gpgpu_pipeline_widths 2,0,0,1,1
   CHECK(c.sm.operand_collector.issue_width_sfu == 1);
   CHECK(c.sm.operand_collector.issue_width_mem == 1);
+  CHECK(c.sm.lsu.atomics_bypass_l1d);                                     // atom: CACHE_GLOBAL skips the L1D
   CHECK(c.l2.bank.sectors == 4);                                          // dl2 S: sector cache, 32 B sectors
   CHECK(c.l2.bank.write_allocate == "lazy_fetch_on_read");                // dl2 L:B:m:L: lazy fetch-on-read
 }

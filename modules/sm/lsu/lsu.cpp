@@ -55,6 +55,7 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuConfig& cfg, const LsuPlacement&
       l1d("l1d"),
       l1c("l1c"),
       l1t("l1t"),
+      bypass("bypass"),
       l1d_status("l1d_status"),
       cfg_([&] {
         cfg.validate("lsu");
@@ -98,6 +99,7 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuConfig& cfg, const LsuPlacement&
   l1d.register_nb_transport_bw(this, &Lsu::nb_transport_bw, static_cast<int>(L1Port::Data));
   l1c.register_nb_transport_bw(this, &Lsu::nb_transport_bw, static_cast<int>(L1Port::Constant));
   l1t.register_nb_transport_bw(this, &Lsu::nb_transport_bw, static_cast<int>(L1Port::Texture));
+  bypass.register_nb_transport_bw(this, &Lsu::nb_transport_bw, static_cast<int>(L1Port::Bypass));
   const std::size_t lanes = 32;
   global_pieces_.reserve(lanes * 8);
   shared_pieces_.reserve(lanes * 8);
@@ -115,7 +117,13 @@ void Lsu::end_of_elaboration() {
 }
 
 tlm_utils::simple_initiator_socket_tagged<Lsu>& Lsu::socket(L1Port p) {
-  return p == L1Port::Data ? l1d : p == L1Port::Constant ? l1c : l1t;
+  switch (p) {
+    case L1Port::Data: return l1d;
+    case L1Port::Constant: return l1c;
+    case L1Port::Texture: return l1t;
+    case L1Port::Bypass: break;
+  }
+  return bypass;
 }
 
 bool Lsu::can_accept() const { return !latch_ && free_slots_ > 0 && !queue_->blocks_new_instructions(); }

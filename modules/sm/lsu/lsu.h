@@ -7,8 +7,9 @@
 //    the last one;
 //  * global and local lanes (local through LocalMemoryMap): line requests from the
 //    Coalescer to the L1D (`l1d`); atomics are coalesced per half warp and sent as
-//    AccessKind::Atomic, which the L1D (write-evict) writes through to L2 without
-//    allocating - GPGPU-Sim's L1 bypass for atomics;
+//    AccessKind::Atomic: with atomics_bypass_l1d (GPGPU-Sim: an atom's cache operator is
+//    .cg, which skips the L1D) through `bypass` straight to the memory port, else to the
+//    L1D, which (write-evict) writes them through to L2 without allocating;
 //  * const and param lanes: one request per distinct constant-cache line to `l1c`, and
 //    the latch is busy one extra cycle per further distinct word (the constant cache
 //    serves one address per cycle);
@@ -24,7 +25,7 @@
 // acknowledgements only count pending_stores().
 //
 // Sockets: `in` (from the operand collector's Mem port), `out` (to writeback), `l1d`,
-// `l1c`, `l1t` (base protocol, line requests with a MemExtension); status: exports
+// `l1c`, `l1t`, `bypass` (to the memory port; base protocol, line requests with a MemExtension); status: exports
 // UnitStatusIF, reads WritebackStatusIF; `l1d_status` (optional) gives the re-execution
 // policy the L1D's saturation flag and MSHR occupancy.
 #pragma once
@@ -74,6 +75,8 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   sc_core::sc_export<UnitStatusIF> status_export;
   sc_core::sc_port<WritebackStatusIF> writeback_status;
   tlm_utils::simple_initiator_socket_tagged<Lsu> l1d, l1c, l1t;
+  // To the SM's memory port past the L1D: atomics when atomics_bypass_l1d is set.
+  tlm_utils::simple_initiator_socket_tagged<Lsu> bypass;
   sc_core::sc_port<mem::CacheStatusIF, 1, sc_core::SC_ZERO_OR_MORE_BOUND> l1d_status;
 
   // Validates cfg (config::ConfigError naming "lsu.<key>").

@@ -19,6 +19,7 @@ struct LsuConfig {
   uint32_t const_line_size = 64;
   uint32_t texture_line_size = 128;
   uint32_t requests_per_cycle = 1;
+  bool atomics_bypass_l1d = false;
   uint32_t max_inflight = 32;
   uint32_t max_outstanding = 256;
   uint64_t local_base = isa::kLocalWindowBase;
@@ -37,6 +38,10 @@ struct LsuConfig {
             config::power_of_two(4));
     v.param("requests_per_cycle", requests_per_cycle, "line requests the LSU sends to the L1s per cycle",
             config::at_least(1));
+    v.param("atomics_bypass_l1d", atomics_bypass_l1d,
+            "global atomics go past the L1D straight to the memory port (GPGPU-Sim: atom's cache operator is .cg, "
+            "CACHE_GLOBAL, which skips the L1D and its latency); false: through the L1D, which writes them through",
+            config::any());
     v.param("max_inflight", max_inflight,
             "memory warp instructions the LSU tracks at once (loads waiting for data, stores being sent)",
             config::at_least(1));

@@ -93,7 +93,8 @@ void Lsu::build_requests(const WarpInstruction& wi, uint32_t slot, uint64_t cycl
       global_coalescer_.coalesce_atomic(global_pieces_.data(), global_pieces_.size(), place_.warp_size, lines_);
     else
       global_coalescer_.coalesce(global_pieces_.data(), global_pieces_.size(), place_.warp_size, lines_);
-    add_requests(lines_, L1Port::Data, cfg_.coalescer.line_size, space, kind, wi, slot);
+    const bool past_l1d = kind == AccessKind::Atomic && cfg_.atomics_bypass_l1d;
+    add_requests(lines_, past_l1d ? L1Port::Bypass : L1Port::Data, cfg_.coalescer.line_size, space, kind, wi, slot);
   }
   if (!const_pieces_.empty()) {
     if (kind != AccessKind::Load)

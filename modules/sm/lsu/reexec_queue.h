@@ -20,8 +20,9 @@
 namespace gputlm::sm {
 
 // Which L1 a request goes to.
-enum class L1Port : uint8_t { Data, Constant, Texture };
-inline constexpr uint32_t kL1Ports = 3;
+// Bypass: straight to the SM's memory port, past the L1D (GPGPU-Sim's atomics).
+enum class L1Port : uint8_t { Data, Constant, Texture, Bypass };
+inline constexpr uint32_t kL1Ports = 4;
 
 // A line request on its way from the LSU to an L1 (what a queue entry holds: the
 // payload keeps address, masks, warp and kind in its MemExtension).

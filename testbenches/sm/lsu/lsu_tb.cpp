@@ -49,10 +49,10 @@ struct Bench {
   std::unique_ptr<Writeback> wb;
   std::unique_ptr<test_support::RetireSink> sink;
   std::unique_ptr<test_support::StageDriver> drv;
-  std::unique_ptr<ProtocolChecker> chk_d, chk_c, chk_t, chk_mem;
+  std::unique_ptr<ProtocolChecker> chk_d, chk_c, chk_t, chk_b, chk_mem;
   std::unique_ptr<mem::Cache> l1d;
   std::unique_ptr<SimpleMemory> memory;
-  std::unique_ptr<tb::FakeL1> fake_d, fake_c, fake_t;
+  std::unique_ptr<tb::FakeL1> fake_d, fake_c, fake_t, fake_b;
 
   Bench(const LsuConfig& cfg, bool real_l1d, double reject_probability = 0.0, uint32_t mem_latency = 20,
         const mem::CacheConfig& l1 = l1d_config(), const std::string& prefix = "", bool memory_first = false) {
@@ -73,6 +73,7 @@ struct Bench {
       chk_d = std::make_unique<ProtocolChecker>(n("chk_d").c_str());
       chk_c = std::make_unique<ProtocolChecker>(n("chk_c").c_str());
       chk_t = std::make_unique<ProtocolChecker>(n("chk_t").c_str());
+      chk_b = std::make_unique<ProtocolChecker>(n("chk_b").c_str());
       if (real_l1d) {
         l1d = std::make_unique<mem::Cache>(n("l1d").c_str(), l1, dom, root);
         SimpleMemoryConfig mc;
@@ -84,6 +85,7 @@ struct Bench {
       }
       fake_c = std::make_unique<tb::FakeL1>(n("fake_c").c_str(), dom, 0.0, 4, 1);
       fake_t = std::make_unique<tb::FakeL1>(n("fake_t").c_str(), dom, 0.0, 4, 2);
+      fake_b = std::make_unique<tb::FakeL1>(n("fake_b").c_str(), dom, 0.0, 4, 3);
     };
     if (memory_first) {
       make_memory();
@@ -101,6 +103,7 @@ struct Bench {
     lsu->l1d.bind(chk_d->in);
     lsu->l1c.bind(chk_c->in);
     lsu->l1t.bind(chk_t->in);
+    lsu->bypass.bind(chk_b->in);
     if (real_l1d) {
       chk_d->out.bind(l1d->upstream);
       l1d->downstream.bind(chk_mem->in);
@@ -111,6 +114,7 @@ struct Bench {
     }
     chk_c->out.bind(fake_c->in);
     chk_t->out.bind(fake_t->in);
+    chk_b->out.bind(fake_b->in);
   }
 
   // A memory warp instruction: lanes in `mask` access `bytes`-wide elements at addr(l).
@@ -150,7 +154,7 @@ struct Bench {
     });
   }
   void check_quiet() {
-    for (ProtocolChecker* c : {chk_d.get(), chk_c.get(), chk_t.get(), chk_mem.get()}) {
+    for (ProtocolChecker* c : {chk_d.get(), chk_c.get(), chk_t.get(), chk_b.get(), chk_mem.get()}) {
       if (!c) continue;
       c->check_quiescent();
       CHECK(c->violations().empty());
@@ -351,6 +355,28 @@ TEST_CASE("lsu atomics go to the L1D as 32-byte atomic writes, one per lane on o
   }
   // The atomic with a result completes when its last response is processed.
   CHECK(b.sink->of(0).complete == b.fake_d->accepted[31].cycle + 5 + 1);
+  b.check_quiet();
+}
+
+TEST_CASE("lsu atomics_bypass_l1d sends atomics past the L1D to the memory port, loads still to the L1D",
+          "[lsu]") {
+  LsuConfig cfg;
+  cfg.atomics_bypass_l1d = true;  // GPGPU-Sim: atom is .cg (CACHE_GLOBAL), which skips the L1D
+  Bench b(cfg, false);
+  auto* spread = b.mem(StateSpace::Global, isa::AccessKind::Atomic, 4, ~0u, [](uint32_t l) { return 0x4000 + 4 * l; }, 4);
+  auto* load = b.mem(StateSpace::Global, isa::AccessKind::Load, 4, ~0u, [](uint32_t l) { return 0x8000 + 4 * l; }, 5);
+  b.run_in_order({spread, load});
+  REQUIRE(b.sink->retired.size() == 2);
+  REQUIRE(b.fake_b->accepted.size() == 4);
+  for (uint32_t k = 0; k < 4; ++k) {
+    CHECK(b.fake_b->accepted[k].kind == AccessKind::Atomic);
+    CHECK(b.fake_b->accepted[k].address == 0x4000 + 32 * k);
+    CHECK(b.fake_b->accepted[k].bytes == 32);
+  }
+  REQUIRE(b.fake_d->accepted.size() == 1);
+  CHECK(b.fake_d->accepted[0].kind == AccessKind::Load);
+  // The atomic completes when its last response (latency 4 at the bypass) is processed.
+  CHECK(b.sink->of(0).complete == b.fake_b->accepted[3].cycle + 4 + 1);
   b.check_quiet();
 }
 
