@@ -36,6 +36,8 @@ struct ExecConfig {
   uint32_t initiation_sfu = 8;
   uint32_t latency_other = 1;
   uint32_t initiation_other = 1;
+  uint32_t latency_shfl = 32;    // -ptx_opcode_latency_int's 6th entry (GTX480 config)
+  uint32_t initiation_shfl = 4;  // -ptx_opcode_initiation_int's 6th entry
   uint32_t result_buffer = 2;
   uint32_t writeback_ports = 2;
   uint32_t writeback_buffer = 8;
@@ -78,6 +80,10 @@ struct ExecConfig {
             "latency of every other instruction (logic, shifts, compares, moves, conversions, control)",
             config::at_least(1));
     v.param("initiation_other", initiation_other, "initiation interval of every other instruction",
+            config::at_least(1));
+    v.param("latency_shfl", latency_shfl, "latency of shfl (the 6th entry of -ptx_opcode_latency_int)",
+            config::at_least(1));
+    v.param("initiation_shfl", initiation_shfl, "initiation interval of shfl (-ptx_opcode_initiation_int's 6th)",
             config::at_least(1));
     v.param("result_buffer", result_buffer,
             "finished results a unit holds beyond its pipeline while writeback is busy; when full the unit "

@@ -23,7 +23,7 @@ void ExecConfig::validate(const std::string& key_prefix) const {
   if (sp_units == 0) throw config::ConfigError("key '" + p + "sp_units': at least one SP unit is needed");
   if (sfu_units == 0) throw config::ConfigError("key '" + p + "sfu_units': at least one SFU unit is needed");
   if (width == 0 || result_buffer == 0 || writeback_ports == 0 || writeback_buffer == 0 || latency_sfu == 0 ||
-      initiation_sfu == 0 || latency_other == 0 || initiation_other == 0)
+      initiation_sfu == 0 || latency_other == 0 || initiation_other == 0 || latency_shfl == 0 || initiation_shfl == 0)
     throw config::ConfigError("key '" + p + "': width, result_buffer, writeback_ports, writeback_buffer and the "
                               "sfu/other latencies and intervals must be at least 1");
 }
@@ -66,7 +66,9 @@ OpTimingTable::OpTimingTable(const ExecConfig& cfg) {
     const LatencyColumn col = latency_column(static_cast<isa::Opcode>(op));
     for (std::size_t t = 0; t < 3; ++t) {
       OpTiming& ot = table_[op][t];
-      if (col == LatencyColumn::Sfu) {
+      if (static_cast<isa::Opcode>(op) == isa::Opcode::Shfl) {
+        ot = {cfg.latency_shfl, cfg.initiation_shfl};
+      } else if (col == LatencyColumn::Sfu) {
         ot = {cfg.latency_sfu, cfg.initiation_sfu};
       } else if (col == LatencyColumn::Other) {
         ot = {cfg.latency_other, cfg.initiation_other};
@@ -79,6 +81,10 @@ OpTimingTable::OpTimingTable(const ExecConfig& cfg) {
                          : table == LatencyTable::Fp ? cfg.initiation_fp
                                                      : cfg.initiation_int;
         ot = {lat[c], ii[c]};
+        // GPGPU-Sim: mul24/mad24 run on the 32-bit multiplier with extra masking, one
+        // cycle more in latency and interval than mul/mad (cuda-sim.cc).
+        const auto o = static_cast<isa::Opcode>(op);
+        if (o == isa::Opcode::Mul24 || o == isa::Opcode::Mad24) ot = {ot.latency + 1, ot.initiation + 1};
       }
     }
   }

@@ -106,6 +106,14 @@ TEST_CASE("exec_unit config is read from JSON and bad lists name the key", "[exe
   CHECK(cfg.sp_units == 4);
   CHECK(timing(OpTimingTable(cfg), Opcode::Div, ScalarType::S32).latency == 5);
   CHECK(timing(OpTimingTable(cfg), Opcode::Sin, ScalarType::F32).latency == 20);
+  // GPGPU-Sim: shfl has its own entry (32 / 4 on the GTX480); mul24 and mad24 take one cycle
+  // more than mul and mad.
+  const OpTimingTable gtx480{ExecConfig{}};
+  CHECK(timing(gtx480, Opcode::Shfl, ScalarType::B32).latency == 32);
+  CHECK(timing(gtx480, Opcode::Shfl, ScalarType::B32).initiation == 4);
+  CHECK(timing(gtx480, Opcode::Mul24, ScalarType::S32).latency == ExecConfig{}.latency_int[2] + 1);
+  CHECK(timing(gtx480, Opcode::Mad24, ScalarType::U32).initiation == ExecConfig{}.initiation_int[3] + 1);
+  CHECK(timing(gtx480, Opcode::Mul, ScalarType::S32).latency == ExecConfig{}.latency_int[2]);
   ExecConfig bad;
   bad.latency_fp = {4, 13, 4};
   CHECK_THROWS_WITH(OpTimingTable(bad), Catch::Contains("exec.latency_fp") && Catch::Contains("5 entries"));
