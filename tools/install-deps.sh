@@ -6,6 +6,8 @@ packages=(
   build-essential cmake pkg-config g++ clang
   libsystemc-dev catch2 libboost-dev libboost-graph-dev libboost-program-options-dev
   nlohmann-json3-dev libsqlite3-dev
+  # RTL co-simulation: Verilator turns modules/sm/*/rtl/*.sv into C++ models
+  verilator
   # studies: GNU parallel and a single-node SLURM (tests start one), plots
   parallel slurm-wlm munge python3 python3-matplotlib
 )

@@ -28,9 +28,15 @@ struct SchedulerConfig {
   std::string inner_policy = "lrr";
   std::string outer_policy = "lrr";
   uint32_t warp_limit = 48;
+  std::string impl = "tlm";
 
   template <class V>
   void visit(V& v) {
+    v.param("impl", impl,
+            "implementation of the policy: tlm (the C++ policy), rtl (the Verilated RTL of "
+            "modules/sm/scheduler/rtl/warp_order.sv behind its transactor; policies gto and lrr), compare (both "
+            "each cycle; a difference is an error naming the cycle's two orders)",
+            config::one_of({"tlm", "rtl", "compare"}));
     v.param("count", count, "warp schedulers per SM; scheduler i owns warp slots w with w mod count == i",
             config::in_range(1, 8));
     v.param("policy", policy,

@@ -9,6 +9,7 @@
 #include <bitset>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,9 +42,15 @@ struct CoalescerConfig {
   uint32_t warp_parts = 1;
   uint32_t atomic_warp_parts = 1;
   uint32_t atomic_segment = 32;
+  std::string impl = "tlm";
 
   template <class V>
   void visit(V& v) {
+    v.param("impl", impl,
+            "implementation: tlm (the C++ model), rtl (the Verilated RTL of modules/sm/lsu/rtl/coalescer.sv "
+            "behind its transactor), compare (both on every access; a difference is an error naming the first "
+            "differing request)",
+            config::one_of({"tlm", "rtl", "compare"}));
     v.param("line_size", line_size,
             "bytes per coalesced request (the L1D line; GPGPU-Sim sm_2x: 128 B segments for >= 4 B accesses)",
             config::power_of_two(4));
@@ -75,10 +82,39 @@ struct Segment {
 };
 Segment covering_segment(const LineRequest& lr, uint32_t line_size, uint32_t min_bytes);
 
-class Coalescer {
+// What the LSU asks of a coalescer, whatever implements it (the C++ model, or RTL behind a
+// transactor: docs/rtl_cosim.md).
+class CoalescerIF {
+ public:
+  virtual ~CoalescerIF() = default;
+  // See Coalescer::coalesce and Coalescer::coalesce_atomic.
+  virtual void coalesce(const LaneAccess* pieces, std::size_t n, uint32_t warp_size,
+                        std::vector<LineRequest>& out) = 0;
+  virtual void coalesce_atomic(const LaneAccess* pieces, std::size_t n, uint32_t warp_size,
+                               std::vector<LineRequest>& out) = 0;
+};
+
+// The coalescer `cfg.impl` names (throws config::ConfigError naming key_prefix for a bad
+// config, or for rtl/compare in a build without Verilator).
+std::unique_ptr<CoalescerIF> make_coalescer(const CoalescerConfig& cfg, const std::string& key_prefix = "coalescer");
+
+// The first difference between two coalescer results, or "" when equal (what
+// impl=compare and the RTL testbenches report).
+std::string first_difference(const std::vector<LineRequest>& model, const std::vector<LineRequest>& rtl);
+std::string to_string(const LineRequest& r);
+
+class Coalescer : public CoalescerIF {
  public:
   // Validates cfg (config::ConfigError naming `key_prefix`).
   explicit Coalescer(const CoalescerConfig& cfg, const std::string& key_prefix = "coalescer");
+
+  void coalesce(const LaneAccess* pieces, std::size_t n, uint32_t warp_size, std::vector<LineRequest>& out) override {
+    static_cast<const Coalescer&>(*this).coalesce(pieces, n, warp_size, out);
+  }
+  void coalesce_atomic(const LaneAccess* pieces, std::size_t n, uint32_t warp_size,
+                       std::vector<LineRequest>& out) override {
+    static_cast<const Coalescer&>(*this).coalesce_atomic(pieces, n, warp_size, out);
+  }
 
   // Loads and stores: one request per (warp part, line); a piece crossing a line
   // boundary is split. Requests are ordered by warp part, then by line address. `out`

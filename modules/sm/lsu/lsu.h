@@ -134,7 +134,7 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   LsuConfig cfg_;
   LsuPlacement place_;
   const ClockDomain& domain_;
-  Coalescer global_coalescer_, const_coalescer_, texture_coalescer_;
+  std::unique_ptr<CoalescerIF> global_coalescer_, const_coalescer_, texture_coalescer_;
   SharedMemoryBanks shared_;
   LocalMemoryMap local_map_;
   std::unique_ptr<ReexecQueueIF> queue_;

@@ -90,9 +90,9 @@ void Lsu::build_requests(const WarpInstruction& wi, uint32_t slot, uint64_t cycl
   if (!global_pieces_.empty()) {
     const MemSpace space = m.space == isa::StateSpace::Local ? MemSpace::Local : MemSpace::Global;
     if (kind == AccessKind::Atomic)
-      global_coalescer_.coalesce_atomic(global_pieces_.data(), global_pieces_.size(), place_.warp_size, lines_);
+      global_coalescer_->coalesce_atomic(global_pieces_.data(), global_pieces_.size(), place_.warp_size, lines_);
     else
-      global_coalescer_.coalesce(global_pieces_.data(), global_pieces_.size(), place_.warp_size, lines_);
+      global_coalescer_->coalesce(global_pieces_.data(), global_pieces_.size(), place_.warp_size, lines_);
     const bool past_l1d = kind == AccessKind::Atomic && cfg_.atomics_bypass_l1d;
     add_requests(lines_, past_l1d ? L1Port::Bypass : L1Port::Data, cfg_.coalescer.line_size, space, kind, wi, slot);
   }
@@ -100,7 +100,7 @@ void Lsu::build_requests(const WarpInstruction& wi, uint32_t slot, uint64_t cycl
     if (kind != AccessKind::Load)
       throw LsuError(std::string(name()) + ": " + to_string(kind) + " to constant/param space by warp " +
                      std::to_string(wi.warp) + " (seq " + std::to_string(wi.seq) + ")");
-    const_coalescer_.coalesce(const_pieces_.data(), const_pieces_.size(), place_.warp_size, lines_);
+    const_coalescer_->coalesce(const_pieces_.data(), const_pieces_.size(), place_.warp_size, lines_);
     const uint32_t lines = static_cast<uint32_t>(lines_.size());
     add_requests(lines_, L1Port::Constant, cfg_.const_line_size,
                  m.space == isa::StateSpace::Param ? MemSpace::Param : MemSpace::Const, kind, wi, slot);
@@ -118,7 +118,7 @@ void Lsu::build_requests(const WarpInstruction& wi, uint32_t slot, uint64_t cycl
     if (kind != AccessKind::Load)
       throw LsuError(std::string(name()) + ": " + to_string(kind) + " to texture space by warp " +
                      std::to_string(wi.warp));
-    texture_coalescer_.coalesce(texture_pieces_.data(), texture_pieces_.size(), place_.warp_size, lines_);
+    texture_coalescer_->coalesce(texture_pieces_.data(), texture_pieces_.size(), place_.warp_size, lines_);
     add_requests(lines_, L1Port::Texture, cfg_.texture_line_size, MemSpace::Texture, kind, wi, slot);
   }
   if (line_traffic) requests_per_instruction_.sample(static_cast<double>(to_send_.size()));
