@@ -40,6 +40,8 @@ uint32_t log2_of(uint32_t v) {
 // "<cycle> out <request>", "<cycle> done".
 using Log = std::vector<std::string>;
 
+constexpr std::size_t kRtlMaxRequests = 64;  // coalescer.sv's MAX_REQS
+
 // Per-cycle choices of the environment, drawn identically for the RTL and the golden model:
 // whether a new piece is offered (once offered it is held until accepted) and out_ready.
 struct Environment {
@@ -235,6 +237,18 @@ Access random_access(uint64_t& s) {
     }
   }
   if (a.pieces.empty()) a.pieces.push_back(LaneAccess{0x10000, bytes, 0});
+  // The RTL's table holds kRtlMaxRequests requests (what 32 lanes of one piece each can
+  // need); a wider random access is trimmed to fit (overflow has its own test).
+  Coalescer model(a.cfg);
+  std::vector<LineRequest> reqs;
+  for (;;) {
+    if (a.atomic)
+      model.coalesce_atomic(a.pieces.data(), a.pieces.size(), 32, reqs);
+    else
+      model.coalesce(a.pieces.data(), a.pieces.size(), 32, reqs);
+    if (reqs.size() <= kRtlMaxRequests) break;
+    a.pieces.pop_back();
+  }
   return a;
 }
 
@@ -297,7 +311,10 @@ TEST_CASE("coalescer transactor gives the model's requests through the LSU inter
     Access a = random_access(s);
     a.cfg = cfg;
     std::vector<LineRequest> want, got, via_compare;
+    model.coalesce_atomic(a.pieces.data(), a.pieces.size(), 32, want);
+    const bool atomic_fits = want.size() <= kRtlMaxRequests;
     model.coalesce(a.pieces.data(), a.pieces.size(), 32, want);
+    if (want.size() > kRtlMaxRequests || !atomic_fits) continue;  // beyond the RTL's table (own test)
     rtl->coalesce(a.pieces.data(), a.pieces.size(), 32, got);
     cmp->coalesce(a.pieces.data(), a.pieces.size(), 32, via_compare);
     REQUIRE(first_difference(want, got) == "");
@@ -310,4 +327,17 @@ TEST_CASE("coalescer transactor gives the model's requests through the LSU inter
   rtl->coalesce(nullptr, 0, 32, none);
   CHECK(none.empty());
   CHECK(rtl_coalescer_cycles() > 0);
+}
+
+TEST_CASE("coalescer RTL overflow: more requests than its table is an error naming MAX_REQS", "[rtl]") {
+  std::vector<LaneAccess> p;  // 32 lanes x 3 pieces in distinct lines: 96 requests
+  for (uint8_t l = 0; l < 32; ++l)
+    for (uint32_t k = 0; k < 3; ++k) p.push_back(LaneAccess{0x100000 + (l * 3u + k) * 128u, 4, l});
+  auto rtl = make_rtl_coalescer(CoalescerConfig{});
+  std::vector<LineRequest> out;
+  CHECK_THROWS_WITH(rtl->coalesce(p.data(), p.size(), 32, out), Catch::Contains("MAX_REQS"));
+  // The transactor is usable again afterwards (the RTL finished the access and reset its table).
+  const auto q = golden::strided(0x1000, 4, 4);
+  rtl->coalesce(q.data(), q.size(), 32, out);
+  CHECK(out.size() == 1);
 }

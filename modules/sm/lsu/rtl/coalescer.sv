@@ -12,7 +12,7 @@
 // The configuration pins are sampled every cycle and must be stable while an access is in
 // flight.
 module gputlm_coalescer #(
-    parameter int MAX_REQS = 128  // requests one warp access may produce
+    parameter int MAX_REQS = 64  // requests one warp access may produce (32 lanes x 2 chunks)
 ) (
     input  logic         clk,
     input  logic         rst_n,

@@ -26,11 +26,7 @@ class CoalescerTransactor final : public CoalescerIF {
  public:
   explicit CoalescerTransactor(const CoalescerConfig& cfg)
       : cfg_(cfg), ctx_(std::make_unique<VerilatedContext>()), m_(std::make_unique<Model>(ctx_.get(), "coalescer")) {
-    m_->clk = 0;
-    m_->rst_n = 0;
-    m_->eval();
-    m_->rst_n = 1;
-    m_->eval();
+    reset();
   }
   ~CoalescerTransactor() override { m_->final(); }
 
@@ -43,6 +39,14 @@ class CoalescerTransactor final : public CoalescerIF {
   }
 
  private:
+  void reset() {
+    m_->clk = 0;
+    m_->rst_n = 0;
+    m_->eval();
+    m_->rst_n = 1;
+    m_->eval();
+  }
+
   void tick() {
     m_->clk = 1;
     m_->eval();
@@ -82,7 +86,8 @@ class CoalescerTransactor final : public CoalescerIF {
         m_->in_lane = a.lane;
         m_->in_last = next + 1 == n;
       }
-      m_->eval();  // settle the combinational outputs for this cycle's inputs
+      // The outputs are the state's alone (Moore): valid since the last edge, no eval needed
+      // for the new inputs before reading them.
       const bool accepted = offer && m_->in_ready;
       if (m_->out_valid) out.push_back(request());
       const bool finished = m_->done;
@@ -91,9 +96,11 @@ class CoalescerTransactor final : public CoalescerIF {
       if (finished) break;
     }
     m_->in_valid = 0;
-    if (m_->overflow)
+    if (m_->overflow) {
+      reset();  // overflow is sticky: start the next access from a clean RTL
       throw RtlError("RTL coalescer: more requests than its table holds (MAX_REQS) for one warp access of " +
                      std::to_string(n) + " pieces");
+    }
   }
 
   LineRequest request() const {
