@@ -46,7 +46,7 @@ WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const Sm
       cfg_(cfg),
       table_(table),
       shared_(shared),
-      policy_(make_scheduler_policy(cfg.scheduler)),
+      policy_(make_scheduler_policy(cfg.scheduler, "sm.scheduler")),
       last_block_(table.size(), WarpBlock::NotEligible) {
   views_.reserve(table.size());
   order_.reserve(table.size());
