@@ -179,3 +179,30 @@ TEST_CASE("soc a command while busy is refused and the running kernel completes"
   for (float v : c) wrong += v != 3.5f;
   CHECK(wrong == 0);
 }
+
+TEST_CASE("soc a kernel fault ends the run with a simulation error naming the access", "[soc][errors]") {
+  SocPlatform top("soc", test_config());
+  const std::string vecadd = read_text("workloads/vecadd/vecadd.ptx");
+  std::string what;
+  try {
+    top.run([&](HostCpu& cpu) {
+      GpuDriver drv(cpu, top.config().regs_base);
+      drv.init();
+      const int n = 256;
+      const uint64_t da = cpu.alloc(n * 4), db = cpu.alloc(n * 4);
+      KernelLaunch k;
+      k.module = drv.load_module(vecadd);
+      k.kernel = "vecadd";
+      k.grid[0] = 1;
+      k.block[0] = n;
+      k.params = ParamBuffer().add(n).add(da).add(db).add(uint64_t{0x1000}).bytes();  // c outside host memory
+      drv.launch(k);
+    });
+  } catch (const gpu::SimulationError& e) {
+    what = e.what();
+  }
+  INFO(what);
+  CHECK(what.find("out-of-bounds global write") != std::string::npos);
+  CHECK(what.find("at address 0x1") != std::string::npos);
+  CHECK(what.find("vecadd") != std::string::npos);
+}
