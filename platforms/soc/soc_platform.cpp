@@ -1,5 +1,6 @@
 #include "platforms/soc/soc_platform.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iomanip>
@@ -73,16 +74,28 @@ uint64_t SocPlatform::protocol_violations() const {
 
 void SocPlatform::run(HostCpu::Program program) {
   host_.set_program(std::move(program));
-  try {
-    sc_core::sc_start(sc_core::sc_time(cfg_.max_time_ms, sc_core::SC_MS), sc_core::SC_EXIT_ON_STARVATION);
-  } catch (const sc_core::sc_report& e) {
-    // A process threw (a kernel's execution error, a protocol error): say where.
-    throw gpu::SimulationError(std::string(e.get_msg()) + " (at " + sc_core::sc_time_stamp().to_string() + ")");
+  gpu::Gpu& g = device_.gpu();
+  const sc_core::sc_time end(cfg_.max_time_ms, sc_core::SC_MS);
+  // In slices of core cycles, so that the GPU's watchdog and max_cycles end a stuck or
+  // endless kernel as they do in Gpu::run(); an idle platform starves and ends the loop.
+  const sc_core::sc_time slice = g.core_clock().time_of(65536);
+  while (true) {
+    const sc_core::sc_time until = std::min(end, sc_core::sc_time_stamp() + slice);
+    try {
+      sc_core::sc_start(until - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
+    } catch (const sc_core::sc_report& e) {
+      // A process threw (a kernel's execution error, a protocol error): say where.
+      throw gpu::SimulationError(std::string(e.get_msg()) + " (at " + sc_core::sc_time_stamp().to_string() + ")");
+    }
+    if (g.deadlock()) throw gpu::DeadlockError(*g.deadlock());
+    if (g.config().max_cycles && g.cycle() >= g.config().max_cycles && !g.cta_scheduler().idle())
+      throw gpu::SimulationError("soc: the GPU exceeded max_cycles = " + std::to_string(g.config().max_cycles) +
+                                 " core cycles\n" + g.state_dump());
+    if (!sc_core::sc_pending_activity() || sc_core::sc_time_stamp() >= end) break;
   }
   if (!host_.finished())
     throw std::runtime_error("soc: the host program has not finished after max_time_ms = " +
-                             std::to_string(cfg_.max_time_ms) + " ms of simulated time\n" +
-                             device_.gpu().state_dump());
+                             std::to_string(cfg_.max_time_ms) + " ms of simulated time\n" + g.state_dump());
   for (const auto& c : checkers_) c->check_quiescent();
 }
 

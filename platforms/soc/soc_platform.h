@@ -62,9 +62,11 @@ class SocPlatform : public sc_core::sc_module {
   // Validates the config (config::ConfigError naming the key) and elaborates.
   SocPlatform(sc_core::sc_module_name name, SocConfig cfg);
 
-  // Runs `program` on the host CPU in one sc_start until everything is idle. Throws
-  // std::runtime_error when the host has not finished by max_time_ms (with the GPU's
-  // state), or gpu::SimulationError when the model fails (e.g. a kernel's fault).
+  // Runs `program` on the host CPU until everything is idle (sc_start in slices of 65536
+  // core cycles: one simulation, checked between slices). Throws std::runtime_error when
+  // the host has not finished by max_time_ms (with the GPU's state), gpu::DeadlockError
+  // when the GPU's watchdog fires, gpu::SimulationError when the model fails (a kernel's
+  // fault) or a kernel runs past gpu.max_cycles.
   void run(HostCpu::Program program);
 
   const SocConfig& config() const { return cfg_; }

@@ -206,3 +206,29 @@ TEST_CASE("soc a kernel fault ends the run with a simulation error naming the ac
   CHECK(what.find("at address 0x1") != std::string::npos);
   CHECK(what.find("vecadd") != std::string::npos);
 }
+
+TEST_CASE("soc an endless kernel ends the run at the GPU's max_cycles", "[soc][errors]") {
+  SocConfig cfg = test_config();
+  cfg.gpu.max_cycles = 20000;
+  SocPlatform top("soc", cfg);
+  const std::string spin =
+      ".version 6.0\n.target sm_50\n.address_size 64\n.visible .entry spin()\n{\n$L_top:\n\tbra $L_top;\n}\n";
+  std::string what;
+  try {
+    top.run([&](HostCpu& cpu) {
+      GpuDriver drv(cpu, top.config().regs_base);
+      drv.init();
+      KernelLaunch k;
+      k.module = drv.load_module(spin);
+      k.kernel = "spin";
+      k.block[0] = 32;
+      drv.launch(k);
+    });
+  } catch (const gpu::SimulationError& e) {
+    what = e.what();
+  }
+  INFO(what);
+  CHECK(what.find("exceeded max_cycles = 20000") != std::string::npos);
+  CHECK(what.find("kernel 0 spin") != std::string::npos);
+  CHECK(top.device().gpu().cycle() < 20000 + 65536);
+}
