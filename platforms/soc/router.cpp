@@ -76,8 +76,8 @@ unsigned int Router::transport_dbg(int, tlm::tlm_generic_payload& gp) {
 
 tlm::tlm_sync_enum Router::nb_transport_bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_phase&, sc_core::sc_time&) {
   // Never sent: the router forwards no nb_transport_fw.
-  SC_REPORT_ERROR(name(), ("nb_transport_bw for a transaction the router never forwarded at 0x" +
-                           std::to_string(gp.get_address())).c_str());
+  SC_REPORT_ERROR(name(), ("nb_transport_bw for a transaction the router never forwarded (address " +
+                           std::to_string(gp.get_address()) + ")").c_str());
   return tlm::TLM_COMPLETED;
 }
 

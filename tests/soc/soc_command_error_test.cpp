@@ -83,6 +83,9 @@ TEST_CASE("soc bad commands record their error codes and the device stays usable
     r.wr(regs::GRID_X, 0);
     seen["grid_zero"] = launch();
     good();
+    r.wr(regs::GRID_X, 0x80000000u);
+    seen["grid_x_big"] = launch();
+    good();
     r.wr(regs::BLOCK_X, 2048);
     seen["block_big"] = launch();
     good();
@@ -113,6 +116,7 @@ TEST_CASE("soc bad commands record their error codes and the device stays usable
   CHECK(seen.at("param_size") == regs::ERR_PARAM_SIZE);
   CHECK(seen.at("param_host_memory") == regs::ERR_HOST_MEMORY);
   CHECK(seen.at("grid_zero") == regs::ERR_BAD_GRID);
+  CHECK(seen.at("grid_x_big") == regs::ERR_BAD_GRID);
   CHECK(seen.at("block_big") == regs::ERR_BAD_GRID);
   CHECK(seen.at("shared_big") == regs::ERR_BAD_GRID);
   CHECK(seen.at("good") == regs::ERR_NONE);

@@ -276,6 +276,9 @@ void CommandProcessor::launch() {
   sc_core::wait(delay);
   if (!failure.empty()) return fail(regs::ERR_HOST_MEMORY, now);
 
+  // CUDA's grid.x limit; it also keeps the CTA count (x*y*z) within 64 bits. The
+  // executor checks the rest (zero sizes, block limits, grid y/z).
+  if (grid_[0] > 0x7fffffffu) return fail(regs::ERR_BAD_GRID, now);
   Gpu::LaunchOptions options;
   if (regs_per_thread_) options.registers_per_thread = regs_per_thread_;
   options.label = name;
