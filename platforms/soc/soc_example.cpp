@@ -5,6 +5,8 @@
 #include <sstream>
 #include <vector>
 
+#include "isa/resources.h"
+
 namespace gputlm::platforms::soc {
 
 namespace {
@@ -14,6 +16,15 @@ std::string read_text(const std::string& path) {
   std::ostringstream s;
   s << f.rdbuf();
   return s.str();
+}
+
+// Registers per thread from ptxas (<stem>.resources.json beside the PTX, as `gputlm run`
+// reads it), which the driver programs for occupancy; 0 when there is none.
+uint32_t registers_of(const std::string& ptx_path, const std::string& kernel) {
+  const std::string res = isa::resources_path_for(ptx_path);
+  if (!std::ifstream(res)) return 0;
+  const isa::KernelResources* r = isa::load_resources(res).find(kernel);
+  return r ? r->registers : 0;
 }
 }  // namespace
 
@@ -41,12 +52,14 @@ void run_example(HostCpu& cpu, uint64_t regs_base, const ExampleConfig& cfg, Exa
   k.kernel = "vecadd";
   k.grid[0] = (n + cfg.block - 1) / cfg.block;
   k.block[0] = cfg.block;
+  k.registers_per_thread = registers_of(cfg.vecadd_ptx, "vecadd");
   k.params = ParamBuffer().add(static_cast<int32_t>(n)).add(da).add(db).add(dc).bytes();
   result.vecadd_cycles = gpu.launch(k);
   result.vecadd_done = cpu.now();
 
   k.module = saxpy;
   k.kernel = "saxpy";
+  k.registers_per_thread = registers_of(cfg.saxpy_ptx, "saxpy");
   k.params = ParamBuffer().add(static_cast<int32_t>(n)).add(cfg.alpha).add(dc).add(dy).bytes();
   result.saxpy_cycles = gpu.launch(k);
   result.saxpy_done = cpu.now();

@@ -21,6 +21,8 @@ TEST_CASE("soc example runs vecadd then saxpy from the host model with verified 
   CHECK(g.kernel_run(0).kernel == "vecadd");
   CHECK(g.kernel_run(1).kernel == "saxpy");
   CHECK(g.kernel_run(0).cycles == r.vecadd_cycles);
+  CHECK(g.kernel_run(0).registers_per_thread == 14);  // workloads/vecadd/vecadd.resources.json
+  CHECK(g.kernel_run(1).registers_per_thread > 0);
   CHECK(top.device().peek(regs::KERNELS_DONE) == 2);
   // Back to back: saxpy starts after vecadd ended, and the host took each interrupt at
   // the core cycle its kernel's last CTA finished (plus the driver's few register accesses).
