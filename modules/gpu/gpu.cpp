@@ -52,9 +52,10 @@ Gpu::Gpu(sc_core::sc_module_name name, GpuConfig cfg, SocketTapIF* taps)
 Gpu::~Gpu() = default;
 
 uint32_t Gpu::launch(const isa::LoadedModule& module, const isa::LaunchParams& params, const LaunchOptions& options) {
+  // Everything that can throw comes before the kernel is recorded: a refused launch
+  // leaves the GPU as it was (a device driven by register writes keeps running).
   const uint32_t id = static_cast<uint32_t>(kernels_.size());
-  kernels_.emplace_back();
-  Kernel& k = kernels_.back();
+  Kernel k;
   k.grid = std::make_unique<isa::GridExecution>(module, params, options.exec);
   k.grid->set_cycle_source([this] { return core_.now(); });  // %clock reads the core cycle
   const uint32_t regs = options.registers_per_thread.value_or(0);
@@ -62,21 +63,8 @@ uint32_t Gpu::launch(const isa::LoadedModule& module, const isa::LaunchParams& p
   if (options.static_shared_bytes) shared = std::max(shared, *options.static_shared_bytes + params.dynamic_shared_bytes);
   k.instance.id = id;
   k.instance.name = k.grid->kernel().name;
-  k.instance.grid = k.grid.get();
   k.instance.registers_per_thread = regs;
   k.instance.demand = cta_demand(*k.grid, cfg_.sm.warp_size, regs, shared);
-
-  runs_.emplace_back();
-  KernelRun& r = runs_.back();
-  r.id = id;
-  r.kernel = k.instance.name;
-  r.label = options.label;
-  r.stream = options.dispatch.stream;
-  r.grid = params.grid;
-  r.block = params.block;
-  r.registers_per_thread = regs;
-  r.demand = k.instance.demand;
-  r.ctas = k.grid->cta_count();
 
   // A CTA that can never fit would wait forever: say which resource is too small.
   const sm::CtaShortfall why = sm::cta_shortfall(cfg_.sm, 0, sm::CtaDemand{}, k.instance.demand);
@@ -85,7 +73,22 @@ uint32_t Gpu::launch(const isa::LoadedModule& module, const isa::LaunchParams& p
                           ": one CTA does not fit an SM (" + why.resource + " " + std::to_string(why.needed) +
                           " > " + std::to_string(why.capacity) + ")");
 
-  cta_scheduler_->submit(k.instance, r.ctas, options.dispatch);
+  kernels_.push_back(std::move(k));
+  Kernel& kernel = kernels_.back();
+  kernel.instance.grid = kernel.grid.get();
+  runs_.emplace_back();
+  KernelRun& r = runs_.back();
+  r.id = id;
+  r.kernel = kernel.instance.name;
+  r.label = options.label;
+  r.stream = options.dispatch.stream;
+  r.grid = params.grid;
+  r.block = params.block;
+  r.registers_per_thread = regs;
+  r.demand = kernel.instance.demand;
+  r.ctas = kernel.grid->cta_count();
+
+  cta_scheduler_->submit(kernel.instance, r.ctas, options.dispatch);
   return id;
 }
 

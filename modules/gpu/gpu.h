@@ -108,6 +108,9 @@ class Gpu : public sc_core::sc_module, private CtaSchedulerListener {
   const std::deque<KernelRun>& kernel_runs() const { return runs_; }
   // Every SM's state, outstanding memory requests and running kernels.
   std::string state_dump() const;
+  // The watchdog's report once it has fired (for platforms that run the GPU in their
+  // own sc_start instead of run()).
+  const std::optional<std::string>& deadlock() const { return deadlock_; }
 
   const GpuConfig& config() const { return cfg_; }
   stats::Group& stats() { return stats_; }

@@ -6,15 +6,15 @@
 
 namespace gputlm {
 
-const BackingStore::Page* BackingStore::find_page(uint64_t index) const {
+const uint8_t* BackingStore::find_page(uint64_t index) const {
   if (index == last_index_) return last_page_;
-  const Page* p = nullptr;
+  const uint8_t* p = nullptr;
   if (index < kRadixPages) {
     const uint64_t top = index >> kLeafBits;
-    if (top < radix_.size() && radix_[top]) p = (*radix_[top])[index & ((1u << kLeafBits) - 1)].get();
+    if (top < radix_.size() && radix_[top]) p = (*radix_[top])[index & ((1u << kLeafBits) - 1)];
   } else {
     auto it = high_pages_.find(index);
-    if (it != high_pages_.end()) p = it->second.get();
+    if (it != high_pages_.end()) p = it->second;
   }
   if (p) {
     last_index_ = index;
@@ -23,29 +23,67 @@ const BackingStore::Page* BackingStore::find_page(uint64_t index) const {
   return p;
 }
 
-BackingStore::Page& BackingStore::get_page(uint64_t index) {
-  if (const Page* p = find_page(index)) return *const_cast<Page*>(p);
-  auto page = std::make_unique<Page>();
-  page->fill(0);
-  Page* raw = page.get();
+uint8_t*& BackingStore::slot(uint64_t index) {
   if (index < kRadixPages) {
     const uint64_t top = index >> kLeafBits;
     if (top >= radix_.size()) radix_.resize(top + 1);
-    if (!radix_[top]) radix_[top] = std::make_unique<Leaf>();
-    (*radix_[top])[index & ((1u << kLeafBits) - 1)] = std::move(page);
-  } else {
-    high_pages_.emplace(index, std::move(page));
+    if (!radix_[top]) {
+      radix_[top] = std::make_unique<Leaf>();
+      radix_[top]->fill(nullptr);
+    }
+    return (*radix_[top])[index & ((1u << kLeafBits) - 1)];
   }
+  return high_pages_[index];
+}
+
+uint8_t* BackingStore::get_page(uint64_t index) {
+  if (const uint8_t* p = find_page(index)) return const_cast<uint8_t*>(p);
+  auto page = std::make_unique<Page>();
+  page->fill(0);
+  uint8_t* raw = page->data();
+  owned_.push_back(std::move(page));
+  slot(index) = raw;
   ++page_count_;
   last_index_ = index;
   last_page_ = raw;
-  return *raw;
+  return raw;
 }
 
 void BackingStore::clear() {
   radix_.clear();
   high_pages_.clear();
+  owned_.clear();
+  mapped_.clear();
   page_count_ = 0;
+  last_page_ = nullptr;
+  last_index_ = ~uint64_t{0};
+}
+
+void BackingStore::map_external(uint64_t addr, uint8_t* bytes, uint64_t len) {
+  if (addr % kPageBytes || len % kPageBytes || !bytes)
+    throw std::invalid_argument("backing store: external mapping must cover whole 4 KiB pages");
+  for (uint64_t off = 0; off < len; off += kPageBytes) {  // all or nothing
+    const uint64_t index = (addr + off) / kPageBytes;
+    if (find_page(index) && !mapped_.count(index))
+      throw std::invalid_argument("backing store: cannot map external memory over an owned page");
+  }
+  for (uint64_t off = 0; off < len; off += kPageBytes) {
+    const uint64_t index = (addr + off) / kPageBytes;
+    slot(index) = bytes + off;
+    mapped_.insert(index);
+  }
+  last_page_ = nullptr;
+  last_index_ = ~uint64_t{0};
+}
+
+void BackingStore::unmap_external(uint64_t addr, uint64_t len) {
+  if (len == 0) return;
+  const uint64_t first = addr / kPageBytes;
+  const uint64_t last = addr + len - 1 < addr ? ~uint64_t{0} / kPageBytes : (addr + len - 1) / kPageBytes;
+  for (auto it = mapped_.lower_bound(first); it != mapped_.end() && *it <= last;) {
+    slot(*it) = nullptr;
+    it = mapped_.erase(it);
+  }
   last_page_ = nullptr;
   last_index_ = ~uint64_t{0};
 }
@@ -55,9 +93,9 @@ void BackingStore::read(uint64_t addr, void* dst, std::size_t len) const {
   while (len > 0) {
     uint64_t index = addr / kPageBytes, offset = addr % kPageBytes;
     std::size_t n = std::min<std::size_t>(len, kPageBytes - offset);
-    if (const Page* p = find_page(index))
-      std::memcpy(out, p->data() + offset, n);
-    else
+    if (const uint8_t* p = find_page(index))
+      std::memcpy(out, p + offset, n);
+    else if (!external_ || !external_->read_external(addr, out, n))
       std::memset(out, 0, n);
     out += n;
     addr += n;
@@ -70,7 +108,9 @@ void BackingStore::write(uint64_t addr, const void* src, std::size_t len) {
   while (len > 0) {
     uint64_t index = addr / kPageBytes, offset = addr % kPageBytes;
     std::size_t n = std::min<std::size_t>(len, kPageBytes - offset);
-    std::memcpy(get_page(index).data() + offset, in, n);
+    const uint8_t* p = find_page(index);
+    if (p || !external_ || !external_->write_external(addr, in, n))
+      std::memcpy((p ? const_cast<uint8_t*>(p) : get_page(index)) + offset, in, n);
     in += n;
     addr += n;
     len -= n;
@@ -78,10 +118,12 @@ void BackingStore::write(uint64_t addr, const void* src, std::size_t len) {
 }
 
 void BackingStore::fill(uint64_t addr, uint8_t value, std::size_t len) {
+  std::array<uint8_t, kPageBytes> chunk;
+  chunk.fill(value);
   while (len > 0) {
-    uint64_t index = addr / kPageBytes, offset = addr % kPageBytes;
+    uint64_t offset = addr % kPageBytes;
     std::size_t n = std::min<std::size_t>(len, kPageBytes - offset);
-    std::memset(get_page(index).data() + offset, value, n);
+    write(addr, chunk.data(), n);
     addr += n;
     len -= n;
   }

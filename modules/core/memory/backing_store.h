@@ -1,6 +1,11 @@
 // Sparse functional memory: the bytes a kernel reads and writes. Pages of 4 KiB are
 // created on first write; reading an untouched byte gives zero. The functional model
 // reads and writes it; timing blocks never copy data they do not need.
+//
+// In a virtual platform the memory may live elsewhere (host DRAM behind a TLM socket):
+// pages can be mapped onto bytes the store does not own (DMI pointers), and an
+// ExternalMemoryIF is asked for accesses that find no page. Both sit off the hit path, so
+// a store without them runs exactly as before.
 #pragma once
 
 #include <cstddef>
@@ -8,11 +13,22 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace gputlm {
+
+// Memory outside the store: called for an access that finds no page. The bytes
+// [addr, addr + len) lie within one page. Returns false when addr is not external memory
+// (the store then reads zero or creates a private page, as without it).
+class ExternalMemoryIF {
+ public:
+  virtual ~ExternalMemoryIF() = default;
+  virtual bool read_external(uint64_t addr, void* dst, std::size_t len) = 0;
+  virtual bool write_external(uint64_t addr, const void* src, std::size_t len) = 0;
+};
 
 class BackingStore {
  public:
@@ -33,23 +49,40 @@ class BackingStore {
     write(addr, &v, sizeof(T));
   }
 
+  // Pages the store owns (created by writes); mapped external pages are not counted.
   std::size_t page_count() const { return page_count_; }
-  void clear();
+  void clear();  // drops owned and mapped pages; keeps the external memory
+
+  // Accesses that find no page go to `ext` (not owned; nullptr: none).
+  void set_external(ExternalMemoryIF* ext) { external_ = ext; }
+  // Pages [addr, addr + len) (page-aligned) read and write `bytes` directly, which must
+  // stay valid until unmapped. Throws std::invalid_argument for a misaligned range or
+  // a page the store already owns.
+  void map_external(uint64_t addr, uint8_t* bytes, uint64_t len);
+  // Forgets the mapped pages among the pages overlapping [addr, addr + len).
+  void unmap_external(uint64_t addr, uint64_t len);
+  std::size_t mapped_page_count() const { return mapped_.size(); }
 
  private:
   using Page = std::array<uint8_t, kPageBytes>;
-  const Page* find_page(uint64_t index) const;
-  Page& get_page(uint64_t index);
+  // A page's bytes: owned (in owned_) or mapped (external). Raw pointers keep the
+  // lookup as cheap as before.
+  const uint8_t* find_page(uint64_t index) const;
+  uint8_t* get_page(uint64_t index);
+  uint8_t*& slot(uint64_t index);
 
   // Pages below 2^40 (every device allocation) sit in a two-level radix table: O(1)
   // lookup for scattered accesses. Pages above (rare) sit in an ordered map.
   static constexpr unsigned kLeafBits = 14;
   static constexpr uint64_t kRadixPages = uint64_t{1} << 28;  // 2^40 bytes / 4 KiB
-  using Leaf = std::array<std::unique_ptr<Page>, std::size_t{1} << kLeafBits>;
+  using Leaf = std::array<uint8_t*, std::size_t{1} << kLeafBits>;
   std::vector<std::unique_ptr<Leaf>> radix_;
-  std::map<uint64_t, std::unique_ptr<Page>> high_pages_;
+  std::map<uint64_t, uint8_t*> high_pages_;
+  std::vector<std::unique_ptr<Page>> owned_;
+  std::set<uint64_t> mapped_;  // indices of mapped pages
   std::size_t page_count_ = 0;
-  mutable const Page* last_page_ = nullptr;  // one-entry lookup cache
+  ExternalMemoryIF* external_ = nullptr;
+  mutable const uint8_t* last_page_ = nullptr;  // one-entry lookup cache
   mutable uint64_t last_index_ = ~uint64_t{0};
 };
 
