@@ -83,6 +83,7 @@ GPUTLM_WORKLOAD_TEST(dgemv)
 GPUTLM_WORKLOAD_TEST(conv1d)
 GPUTLM_WORKLOAD_TEST(dstencil)
 GPUTLM_WORKLOAD_TEST(nw)
+GPUTLM_WORKLOAD_TEST(backprop)
 
 TEST_CASE("workload_suite has a test for every generated workload", "[workloads]") {
   std::set<std::string> generated;
