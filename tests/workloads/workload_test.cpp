@@ -85,6 +85,7 @@ GPUTLM_WORKLOAD_TEST(dstencil)
 GPUTLM_WORKLOAD_TEST(nw)
 GPUTLM_WORKLOAD_TEST(backprop)
 GPUTLM_WORKLOAD_TEST(blackscholes)
+GPUTLM_WORKLOAD_TEST(btree)
 
 TEST_CASE("workload_suite has a test for every generated workload", "[workloads]") {
   std::set<std::string> generated;
