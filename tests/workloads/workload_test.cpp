@@ -87,6 +87,7 @@ GPUTLM_WORKLOAD_TEST(backprop)
 GPUTLM_WORKLOAD_TEST(blackscholes)
 GPUTLM_WORKLOAD_TEST(btree)
 GPUTLM_WORKLOAD_TEST(fdtd3d)
+GPUTLM_WORKLOAD_TEST(lud)
 
 TEST_CASE("workload_suite has a test for every generated workload", "[workloads]") {
   std::set<std::string> generated;
