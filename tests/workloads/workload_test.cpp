@@ -88,6 +88,7 @@ GPUTLM_WORKLOAD_TEST(blackscholes)
 GPUTLM_WORKLOAD_TEST(btree)
 GPUTLM_WORKLOAD_TEST(fdtd3d)
 GPUTLM_WORKLOAD_TEST(lud)
+GPUTLM_WORKLOAD_TEST(particlefilter)
 
 TEST_CASE("workload_suite has a test for every generated workload", "[workloads]") {
   std::set<std::string> generated;
