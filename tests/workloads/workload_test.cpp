@@ -89,6 +89,7 @@ GPUTLM_WORKLOAD_TEST(btree)
 GPUTLM_WORKLOAD_TEST(fdtd3d)
 GPUTLM_WORKLOAD_TEST(lud)
 GPUTLM_WORKLOAD_TEST(particlefilter)
+GPUTLM_WORKLOAD_TEST(radixsort)
 
 TEST_CASE("workload_suite has a test for every generated workload", "[workloads]") {
   std::set<std::string> generated;
