@@ -90,6 +90,7 @@ GPUTLM_WORKLOAD_TEST(fdtd3d)
 GPUTLM_WORKLOAD_TEST(lud)
 GPUTLM_WORKLOAD_TEST(particlefilter)
 GPUTLM_WORKLOAD_TEST(radixsort)
+GPUTLM_WORKLOAD_TEST(srad)
 
 TEST_CASE("workload_suite has a test for every generated workload", "[workloads]") {
   std::set<std::string> generated;
