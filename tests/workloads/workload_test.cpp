@@ -91,6 +91,7 @@ GPUTLM_WORKLOAD_TEST(lud)
 GPUTLM_WORKLOAD_TEST(particlefilter)
 GPUTLM_WORKLOAD_TEST(radixsort)
 GPUTLM_WORKLOAD_TEST(srad)
+GPUTLM_WORKLOAD_TEST(tpacf)
 
 TEST_CASE("workload_suite has a test for every generated workload", "[workloads]") {
   std::set<std::string> generated;
