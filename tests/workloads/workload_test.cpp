@@ -83,6 +83,15 @@ GPUTLM_WORKLOAD_TEST(dgemv)
 GPUTLM_WORKLOAD_TEST(conv1d)
 GPUTLM_WORKLOAD_TEST(dstencil)
 GPUTLM_WORKLOAD_TEST(nw)
+GPUTLM_WORKLOAD_TEST(backprop)
+GPUTLM_WORKLOAD_TEST(blackscholes)
+GPUTLM_WORKLOAD_TEST(btree)
+GPUTLM_WORKLOAD_TEST(fdtd3d)
+GPUTLM_WORKLOAD_TEST(lud)
+GPUTLM_WORKLOAD_TEST(particlefilter)
+GPUTLM_WORKLOAD_TEST(radixsort)
+GPUTLM_WORKLOAD_TEST(srad)
+GPUTLM_WORKLOAD_TEST(tpacf)
 
 TEST_CASE("workload_suite has a test for every generated workload", "[workloads]") {
   std::set<std::string> generated;
