@@ -8,8 +8,15 @@ gputlm=$1 workloads=$2 tmp=$3 tlm_config=$4 config=$5
 python=${GPUTLM_PYTHON:-/usr/bin/python3}
 [ -x "$python" ] || python=python3
 rm -rf "$tmp" && mkdir -p "$tmp"
-"$gputlm" suite --config "$tlm_config" --workloads "$workloads" -j 2 --out "$tmp/tlm" > "$tmp/tlm.txt"
-"$gputlm" suite --config "$config" --workloads "$workloads" -j 2 --out "$tmp/rtl" > "$tmp/rtl.txt"
+for run in tlm rtl; do
+  cfg=$tlm_config
+  [ "$run" = rtl ] && cfg=$config
+  if ! "$gputlm" suite --config "$cfg" --workloads "$workloads" -j 2 --out "$tmp/$run" > "$tmp/$run.txt" 2>&1; then
+    echo "FAIL: the $run suite ($cfg) did not pass:" >&2
+    cat "$tmp/$run.txt" >&2
+    exit 1
+  fi
+done
 "$python" - "$tmp/tlm" "$tmp/rtl" <<'PY'
 import json, os, sys
 a, b = sys.argv[1], sys.argv[2]
