@@ -37,14 +37,21 @@ struct LsuRequest {
 struct ReexecQueueConfig {
   std::string policy = "none";
   uint32_t entries = 32;
+  std::string service = "rotate";
 
   template <class V>
   void visit(V& v) {
     v.param("policy", policy,
             "re-execution queue between LSU and L1: none (a refused request blocks the LSU and is retried each "
-            "cycle); CAR / NewCAR plug in here",
-            config::one_of({"none"}));
+            "cycle); newcar (ELF 000 §3.4: refused requests and those the per-warp ordering rules hold are "
+            "queued, served when the queue is full or the LSU idle); Mascar's CAR plugs in here",
+            config::one_of({"none", "newcar"}));
     v.param("entries", entries, "queue entries (Mascar / ELF: 32)", config::at_least(1));
+    v.param("service", service,
+            "newcar: which eligible entry is served (digest §Z7): rotate (after the L1 refuses a queued request, "
+            "the entries queued after it go first, wrapping; else the oldest eligible) or oldest (always the "
+            "oldest eligible: in effect first-in first-out)",
+            config::one_of({"rotate", "oldest"}));
   }
 };
 
