@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "sm/cta_occupancy.h"
+#include "sm/scheduler/policies/elf_policy.h"
 
 namespace gputlm::gpu {
 
@@ -65,6 +66,9 @@ uint32_t Gpu::launch(const isa::LoadedModule& module, const isa::LaunchParams& p
   k.instance.grid = k.grid.get();
   k.instance.registers_per_thread = regs;
   k.instance.demand = cta_demand(*k.grid, cfg_.sm.warp_size, regs, shared);
+  // ELF's compiler pass runs "in the runtime before launch" (000 §4): once per launch.
+  k.elf = sm::make_elf_program_points(cfg_.sm.scheduler, k.grid->kernel());
+  k.instance.elf = k.elf.get();
 
   runs_.emplace_back();
   KernelRun& r = runs_.back();
@@ -77,6 +81,10 @@ uint32_t Gpu::launch(const isa::LoadedModule& module, const isa::LaunchParams& p
   r.registers_per_thread = regs;
   r.demand = k.instance.demand;
   r.ctas = k.grid->cta_count();
+  if (k.elf) {
+    r.elf_points_before_merge = k.elf->points_before_merge();
+    r.elf_points = static_cast<uint32_t>(k.elf->table().size());
+  }
 
   // A CTA that can never fit would wait forever: say which resource is too small.
   const sm::CtaShortfall why = sm::cta_shortfall(cfg_.sm, 0, sm::CtaDemand{}, k.instance.demand);
