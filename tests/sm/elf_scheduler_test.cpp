@@ -1,7 +1,7 @@
 // ELF scheduling (digest §B1/§B2): the warp priority table after every issue on a
 // hand-written kernel with a known PP table (cu/elf_wpt.ptx), both recalc polarities;
 // the issue order (lowest WPT, ties oldest first); the counters; config errors; and in a
-// whole SM, the WPT cycle by cycle and the coordinated fetch order.
+// whole SM, the WPT cycle by cycle, the coordinated fetch order and 2-wide fetch.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -292,4 +292,55 @@ TEST_CASE("elf: priority orders and coordinated fetch follow the WPT every cycle
     INFO("thread " << t);
     CHECK(got[t] == (sum == 0 ? 0 : sum + 2));
   }
+}
+
+TEST_CASE("fetch: width 2 delivers two instructions of one warp per fetch and not_full refills one slot", "[sm][fetch]") {
+  // One warp of elf_wpt on one scheduler; the fetch cycle of each issued instruction shows
+  // how it was fetched. Instructions 0-7 are straight-line code in one L1I line.
+  struct Variant {
+    const char* name;
+    uint32_t width;
+    const char* eligible;
+  };
+  const std::vector<Variant> variants = {{"w2", 2, "room_for_width"}, {"w1", 1, "room_for_width"},
+                                         {"w2_not_full", 2, "not_full"}};
+  std::vector<std::unique_ptr<SmHarness>> tbs;
+  std::vector<std::vector<uint64_t>> fetched(variants.size());
+  for (std::size_t v = 0; v < variants.size(); ++v) {
+    SmConfig cfg;
+    cfg.scheduler.count = 1;
+    cfg.operand_collector.schedulers = 1;
+    cfg.fetch.width = variants[v].width;
+    cfg.fetch.eligible = variants[v].eligible;
+    tbs.push_back(std::make_unique<SmHarness>(variants[v].name, cfg));
+    tbs.back()->sm.core().scheduler(0).set_issue_observer(
+        [&fetched, v](const WarpInstruction& wi) { fetched[v].push_back(wi.fetch_cycle); });
+  }
+  for (std::size_t v = 0; v < variants.size(); ++v) {
+    PtxKernel k(kElfPtx, "elf_wpt", {1, 1, 1}, {32, 1, 1});
+    k.set_param<uint64_t>(0, k.upload(std::vector<int>(32, 1)));
+    const uint64_t out = k.upload(std::vector<int>(32, 0));
+    k.set_param<uint64_t>(1, out);
+    k.set_param<uint32_t>(2, 2);
+    tbs[v]->run(k.instance());
+    CHECK(k.download<int>(out, 32) == std::vector<int>(32, 4));
+    REQUIRE(fetched[v].size() == 25);  // 8 + 2 x 5 + 13-19 (the forward branch is not taken)
+  }
+  const auto& w2 = fetched[0];
+  const auto& w1 = fetched[1];
+  const auto& nf = fetched[2];
+  for (std::size_t i = 0; i < 8; i += 2) {
+    INFO("instructions " << i << " and " << i + 1);
+    CHECK(w2[i] == w2[i + 1]);  // one fetch, two instructions
+    CHECK(w1[i] < w1[i + 1]);   // one instruction per fetch
+    if (i > 0) CHECK(w2[i] > w2[i - 1]);
+  }
+  CHECK(nf[0] == nf[1]);  // the empty buffer takes a pair
+  for (std::size_t i = 2; i < 8; ++i) {
+    INFO("instruction " << i);
+    CHECK(nf[i] > nf[i - 1]);  // then one instruction into each slot freed by an issue
+  }
+  auto fetches = [&](std::size_t v) { return tbs[v]->root.find("sm0.fetch.fetches")->scalar(stats::View::Total); };
+  CHECK(fetches(1) > fetches(0));  // width 1: a fetch per instruction
+  CHECK(fetches(2) > fetches(0));  // not_full: single-instruction refills
 }
