@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "sm/cta_occupancy.h"
+#include "sm/scheduler/policies/elf_policy.h"
 
 namespace gputlm::gpu {
 
@@ -65,6 +66,9 @@ uint32_t Gpu::launch(const isa::LoadedModule& module, const isa::LaunchParams& p
   k.instance.name = k.grid->kernel().name;
   k.instance.registers_per_thread = regs;
   k.instance.demand = cta_demand(*k.grid, cfg_.sm.warp_size, regs, shared);
+  // ELF's compiler pass runs "in the runtime before launch" (000 §4): once per launch.
+  k.elf = sm::make_elf_program_points(cfg_.sm.scheduler, k.grid->kernel());
+  k.instance.elf = k.elf.get();
 
   // A CTA that can never fit would wait forever: say which resource is too small.
   const sm::CtaShortfall why = sm::cta_shortfall(cfg_.sm, 0, sm::CtaDemand{}, k.instance.demand);
@@ -87,6 +91,10 @@ uint32_t Gpu::launch(const isa::LoadedModule& module, const isa::LaunchParams& p
   r.registers_per_thread = regs;
   r.demand = kernel.instance.demand;
   r.ctas = kernel.grid->cta_count();
+  if (kernel.elf) {
+    r.elf_points_before_merge = kernel.elf->points_before_merge();
+    r.elf_points = static_cast<uint32_t>(kernel.elf->table().size());
+  }
 
   cta_scheduler_->submit(kernel.instance, r.ctas, options.dispatch);
   return id;

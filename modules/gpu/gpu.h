@@ -33,6 +33,7 @@
 #include "gpu/gpu_config.h"
 #include "gpu/observe/run_observer.h"
 #include "gpu/watchdog/watchdog.h"
+#include "isa/analysis/elf.h"
 #include "isa/exec/functional_executor.h"
 #include "mem/interconnect/interconnect.h"
 #include "mem/l2/l2_partition.h"
@@ -68,6 +69,9 @@ struct KernelRun {
   uint64_t start_cycle = 0, end_cycle = 0, cycles = 0;  // core cycles (first CTA launch .. last CTA finish)
   uint64_t last_cta_time = 0;                           // KAWS Table 2
   uint64_t warp_instructions = 0, thread_instructions = 0;
+  // ELF (sm.scheduler.policy = elf): program points of the kernel before and after
+  // merging (000 Table 2); both 0 under other policies.
+  uint32_t elf_points_before_merge = 0, elf_points = 0;
   double host_seconds = 0;  // from admission to completion
   nlohmann::json stats;     // the statistics tree's epoch that this kernel's completion closed
   bool done = false;
@@ -129,6 +133,7 @@ class Gpu : public sc_core::sc_module, private CtaSchedulerListener {
  private:
   struct Kernel {
     std::unique_ptr<isa::GridExecution> grid;
+    std::unique_ptr<isa::analysis::ElfProgramPoints> elf;  // computed at launch under ELF
     sm::KernelInstance instance;
     std::chrono::steady_clock::time_point admitted;
   };

@@ -20,6 +20,33 @@ namespace gputlm::sm {
 // Names accepted by SchedulerConfig::policy (the policy registry's keys, in order).
 const std::vector<std::string>& scheduler_policy_names();
 
+// ELF (digest §B1): the program-point pass the launcher runs per kernel and the warp
+// priority table's update rule. Readings of the open points: docs/blocks/scheduler.md.
+struct ElfSchedulerConfig {
+  uint32_t max_pp = 32;
+  uint32_t score_bits = 8;
+  bool local_loads = true;
+  bool generic_loads = true;
+  std::string recalc_on = "not_taken";
+
+  template <class V>
+  void visit(V& v) {
+    v.param("max_pp", max_pp, "program-point table slots (MAX_PP; 000 Table 3: 32)", config::in_range(1, 1024));
+    v.param("score_bits", score_bits,
+            "width of a PP score and of a warp priority table entry; MAX_SCORE = 2^score_bits - 1 (000: 8)",
+            config::in_range(1, 16));
+    v.param("local_loads", local_loads, "ld.local are program points (off-chip like global; 000 §3.1 is silent)",
+            config::any());
+    v.param("generic_loads", generic_loads,
+            "loads without a state space are program points (they may address global memory)", config::any());
+    v.param("recalc_on", recalc_on,
+            "which outcome of a branch whose recalc bit is set reruns the priority calculator (a clear bit: "
+            "the other outcome): not_taken (decrement-only updates are exact along the path the priority "
+            "assumed; digest §Z1) or taken (000 §3.2 as written)",
+            config::one_of({"not_taken", "taken"}));
+  }
+};
+
 struct SchedulerConfig {
   uint32_t count = 2;
   std::string policy = "gto";
@@ -29,6 +56,7 @@ struct SchedulerConfig {
   std::string outer_policy = "lrr";
   uint32_t warp_limit = 48;
   std::string impl = "tlm";
+  ElfSchedulerConfig elf;
 
   template <class V>
   void visit(V& v) {
@@ -42,8 +70,8 @@ struct SchedulerConfig {
     v.param("policy", policy,
             "issue policy: lrr (loose round robin), gto (greedy then oldest), oldest (oldest first), "
             "gtrr (greedy then round robin), gtlr (greedy, round robin after a load), sfp (fixed "
-            "priority by warp id), two_level (fetch groups: inner_policy inside the active group, "
-            "outer_policy between groups), swl (GTO over the warp_limit oldest warps; B-SWL)",
+            "priority by warp id), elf (lowest ELF warp priority first, ties oldest first), two_level "
+            "(fetch groups: inner_policy inside the active group, outer_policy between groups), swl (GTO over the warp_limit oldest warps; B-SWL)",
             config::one_of(scheduler_policy_names()));
     v.param("dual_issue", dual_issue,
             "a scheduler may issue a second instruction of the same warp in the same cycle (its "
@@ -61,12 +89,14 @@ struct SchedulerConfig {
     v.param("warp_limit", warp_limit,
             "swl: warps of each scheduler that may issue (the oldest ones in GTO age order)",
             config::at_least(1));
+    v.group("elf", elf, "elf: program points and warp priority table (000 §3.1-3.2)");
   }
 };
 
 struct FetchConfig {
   uint32_t width = 2;
   uint32_t ibuffer_entries = 2;
+  std::string eligible = "room_for_width";
   std::string policy = "round_robin";
   uint64_t code_base = 0x0000400000000000ull;
   std::string prefetch = "none";
@@ -77,6 +107,11 @@ struct FetchConfig {
     v.param("width", width, "instructions fetched for one warp per cycle (ELF: 2)", config::in_range(1, 8));
     v.param("ibuffer_entries", ibuffer_entries, "decoded instructions buffered per warp",
             config::in_range(1, 16));
+    v.param("eligible", eligible,
+            "when a warp without a fetch outstanding may fetch: room_for_width (min(width, ibuffer_entries) "
+            "free I-buffer entries; GPGPU-Sim) or not_full (any free entry, 000 §3.3 / digest §B2 rule 3; "
+            "it fetches as many as fit, up to width)",
+            config::one_of({"room_for_width", "not_full"}));
     v.param("policy", policy,
             "which warp fetches: round_robin (next eligible warp after the last one fetched) or "
             "scheduler_priority (ELF 000 §3.3: the schedulers' priority lists interleaved, S0's "

@@ -28,7 +28,7 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id
       sm_id_(sm_id),
       clock_(core_clock),
       table_(cfg_.max_warps, cfg_.fetch.ibuffer_entries),
-      shared_(group, cfg_.scheduler.count),
+      shared_(group, cfg_.scheduler),
       ctas_(cfg_.max_ctas),
       cycles_(group, "cycles", "core cycles with at least one resident CTA"),
       writebacks_(group, "writebacks", "warp instructions written back"),
@@ -76,6 +76,10 @@ void SmCore::launch_cta(KernelInstance& k, uint64_t cta_linear_id) {
     throw PipelineError(std::string(name()) + ": launch_cta of kernel " + k.name + " CTA " +
                         std::to_string(cta_linear_id) + " without room (" + limit + ")");
   if (k.grid == nullptr) throw PipelineError(std::string(name()) + ": kernel " + k.name + " has no grid");
+  if (cfg_.scheduler.policy == "elf" && k.elf == nullptr)
+    throw PipelineError(std::string(name()) + ": kernel " + k.name +
+                        " has no ELF program points (sm.scheduler.policy = elf: the launcher computes them "
+                        "with make_elf_program_points)");
   if (k.demand.warps != k.grid->warps_per_cta())
     throw PipelineError(std::string(name()) + ": kernel " + k.name + " demand says " + std::to_string(k.demand.warps) +
                         " warps per CTA but the grid has " + std::to_string(k.grid->warps_per_cta()));
@@ -102,6 +106,7 @@ void SmCore::launch_cta(KernelInstance& k, uint64_t cta_linear_id) {
     s.ctx = &cta.warps[i];
     s.cta_slot = c;
     s.kernel_id = k.id;
+    s.elf = k.elf;
     s.cta_global = static_cast<int32_t>(cta_linear_id);
     s.age = warp_age(seq, i);
     s.ctx->smid = sm_id_;

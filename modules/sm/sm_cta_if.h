@@ -10,6 +10,10 @@
 
 #include "isa/exec/functional_executor.h"
 
+namespace gputlm::isa::analysis {
+class ElfProgramPoints;
+}
+
 namespace gputlm::sm {
 
 // Per-CTA resource demand of a kernel, as the hardware counts it.
@@ -27,6 +31,9 @@ struct KernelInstance {
   isa::GridExecution* grid = nullptr;    // functional state: start_cta/step/peek/retire_cta
   CtaDemand demand;
   uint32_t registers_per_thread = 0;
+  // ELF program points of the kernel, computed by the launcher before launch when the
+  // SMs schedule with sm.scheduler.policy = elf (make_elf_program_points); else null.
+  const isa::analysis::ElfProgramPoints* elf = nullptr;
 };
 
 // The L1 caches of an SM, as bits of a set (kernel-boundary invalidation).

@@ -12,6 +12,10 @@
 #include "isa/exec/functional_executor.h"
 #include "sm/warp_instruction.h"
 
+namespace gputlm::isa::analysis {
+class ElfProgramPoints;
+}
+
 namespace gputlm::sm {
 
 struct IBufferEntry {
@@ -29,6 +33,7 @@ struct WarpSlot {
   uint32_t cta_slot = 0;
   uint32_t kernel_id = 0;
   int32_t cta_global = -1;
+  const isa::analysis::ElfProgramPoints* elf = nullptr;  // its kernel's (KernelInstance::elf)
   uint64_t age = 0;                 // warp_age(CTA sequence, warp in CTA)
   bool issue_done = false;          // the warp executed its last exit (nothing more to issue)
   bool done = false;                // issue_done and every issued instruction written back

@@ -173,3 +173,22 @@ TEST_CASE("sm: schedulers that repeat an unchanged decision issue exactly as sch
     CHECK(repeat[p]->root.to_json()["sm0"].dump() == every[p]->root.to_json()["sm0"].dump());
   }
 }
+
+TEST_CASE("sm: a warp may fetch beside buffered instructions (ibuffer deeper than width or not_full)", "[sm][fetch]") {
+  // A fetch sent while the I-buffer still holds the warp's last sequential instructions
+  // must be dropped when one of them branches away, and a buffer ending with the
+  // function's last instruction has nothing more to fetch.
+  std::vector<std::unique_ptr<SmHarness>> sms;
+  for (const char* eligible : {"room_for_width", "not_full"}) {
+    SmConfig cfg;
+    cfg.fetch.ibuffer_entries = 4;
+    cfg.fetch.eligible = eligible;
+    sms.push_back(std::make_unique<SmHarness>((std::string("sm_") + eligible).c_str(), cfg));
+  }
+  for (auto& tb : sms) {
+    INFO(tb->name());
+    run_barrier_diverge(*tb, 3, 96, 4);
+    run_loop_sum(*tb, 3, 160, 9);
+    CHECK(tb->sm.idle());
+  }
+}

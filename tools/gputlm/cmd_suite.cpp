@@ -1,5 +1,5 @@
 // `gputlm suite [--config GPU.json] [--size small|medium] [--workloads DIR] [-j N]
-// [--bench] [--only NAME]...`: runs every workload's generated launch spec
+// [--bench] [--only NAME]... [-p KEY=VALUE]...`: runs every workload's generated launch spec
 // (DIR/<name>/<size>/spec.json, DIR = <build>/workloads) on the timing GPU, each in
 // its own process (SystemC elaborates once per process), and prints a table of
 // workloads with cycles, IPC and verification status. --bench adds simulation speed
@@ -46,7 +46,7 @@ struct Row {
 int usage(FILE* out) {
   std::fprintf(out,
                "usage: gputlm suite [--config GPU.json] [--size small|medium] [--workloads DIR] [-j N] [--bench]\n"
-               "                    [--only NAME]... [--out DIR]\n\n"
+               "                    [--only NAME]... [-p KEY=VALUE]... [--out DIR]\n\n"
                "Runs every workload (DIR/<name>/<size>/spec.json; DIR defaults to the build's workloads/)\n"
                "on the timing GPU, one process each,\n"
                "and prints cycles, IPC and verification status per workload.\n"
@@ -55,6 +55,7 @@ int usage(FILE* out) {
                "  -j N           workloads run in parallel (default 1)\n"
                "  --bench        also report simulation speed, peak memory and functional speed\n"
                "  --only NAME    run only this workload (repeatable)\n"
+               "  -p KEY=VALUE   config override for every timing run (repeatable; as gputlm run -p)\n"
                "  --out DIR      keep each run's statistics JSON and log here (default: a temp dir)\n");
   return out == stdout ? 0 : 2;
 }
@@ -134,7 +135,7 @@ int cmd_suite(int argc, char** argv) {
   std::string config = "configs/fermi_gtx480.json", size = "small", dir, out;
   unsigned parallel = 1;
   bool bench = false;
-  std::vector<std::string> only;
+  std::vector<std::string> only, overrides;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -148,6 +149,7 @@ int cmd_suite(int argc, char** argv) {
     else if (a == "--out") out = value();
     else if (a == "--only") only.push_back(value());
     else if (a == "--bench") bench = true;
+    else if (a == "-p") overrides.push_back(value());
     else if (a == "-j") parallel = static_cast<unsigned>(std::max(1, std::atoi(value().c_str())));
     else {
       std::fprintf(stderr, "gputlm suite: unknown argument '%s'\n", a.c_str());
@@ -185,6 +187,7 @@ int cmd_suite(int argc, char** argv) {
     j.stats = outdir / (n + ".timing.json");
     j.log = outdir / (n + ".timing.log");
     j.args = {"run", j.spec, "--config", config, "--quiet", "--stats", j.stats.string()};
+    for (const std::string& o : overrides) j.args.insert(j.args.end(), {"-p", o});
     timing.push_back(j);
     if (bench) {
       j.stats = outdir / (n + ".functional.json");

@@ -229,6 +229,8 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
     e["end_cycle"] = k.end_cycle;
     e["cycles"] = k.cycles;
     e["last_cta_time"] = k.last_cta_time;
+    if (cfg.sm.scheduler.policy == "elf")
+      e["elf_program_points"] = {{"before_merge", k.elf_points_before_merge}, {"after_merge", k.elf_points}};
     e["warp_instructions"] = k.warp_instructions;
     e["thread_instructions"] = k.thread_instructions;
     e["ipc"] = s.ipc();

@@ -6,6 +6,13 @@
 #include <stdexcept>
 
 namespace gputlm::isa::analysis {
+
+bool is_program_point_load(const Instruction& ins, const ElfConfig& c) {
+  return (ins.op == Opcode::Ld || ins.op == Opcode::Ldu) &&
+         (ins.space == StateSpace::Global || (c.local_loads && ins.space == StateSpace::Local) ||
+          (c.generic_loads && ins.space == StateSpace::None));
+}
+
 namespace {
 
 struct Point {
@@ -21,10 +28,7 @@ class Pass {
       : f_(f), n_(static_cast<uint32_t>(f.code.size())), max_(max_score), pts_(n_) {
     for (uint32_t i = 0; i < n_; ++i) {
       const Instruction& ins = f.code[i];
-      bool load = (ins.op == Opcode::Ld || ins.op == Opcode::Ldu) &&
-                  (ins.space == StateSpace::Global ||
-                   (c.local_loads && ins.space == StateSpace::Local) ||
-                   (c.generic_loads && ins.space == StateSpace::None));
+      bool load = is_program_point_load(ins, c);
       bool back_branch = ins.op == Opcode::Bra && ins.target <= i;
       if (load) pts_[i] = {true, false, true, 0};
       else if (back_branch) pts_[i] = {true, true, false, max_};
@@ -132,7 +136,7 @@ class Pass {
 }  // namespace
 
 ElfProgramPoints::ElfProgramPoints(const Function& f, const ElfConfig& config)
-    : pc_base_(f.pc_base), pc_end_(f.pc_of(static_cast<uint32_t>(f.code.size()))) {
+    : config_(config), pc_base_(f.pc_base), pc_end_(f.pc_of(static_cast<uint32_t>(f.code.size()))) {
   if (config.max_pp == 0) throw std::invalid_argument("ELF: max_pp must be at least 1");
   if (config.score_bits == 0 || config.score_bits > 31)
     throw std::invalid_argument("ELF: score_bits must be in 1..31");

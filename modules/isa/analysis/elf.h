@@ -20,6 +20,10 @@ struct ElfConfig {
   bool generic_loads = true;  // ld without a state space (may address global memory)
 };
 
+// Whether `ins` is a load program point under `c` (Alg. 1 step 1; also the loads after
+// which the scheduler's priority calculator runs).
+bool is_program_point_load(const Instruction& ins, const ElfConfig& c);
+
 struct ProgramPoint {
   uint32_t index = 0;  // instruction index in the function
   uint64_t pc = 0;
@@ -44,6 +48,15 @@ class ElfProgramPoints {
   uint32_t priority(uint64_t pc) const;
   uint32_t priority_at(uint32_t index) const { return priority(pc_base_ + uint64_t{kInstrBytes} * index); }
 
+  // Whether `pc` lies in the analysed function (a warp inside a callee does not).
+  bool covers(uint64_t pc) const { return pc >= pc_base_ && pc < pc_end_; }
+  // Whether an issued instruction is a load after which the calculator runs.
+  bool is_point_load(const Instruction& ins) const { return is_program_point_load(ins, config_); }
+  // recalc() of the instruction at `pc` (false outside the analysed function).
+  bool recalc_at(uint64_t pc) const {
+    return covers(pc) && recalc(static_cast<uint32_t>((pc - pc_base_) / kInstrBytes));
+  }
+
   // Recalc bit of the branch at instruction `index` (false for non-branches): set when
   // the taken path reaches the next PP in fewer instructions than the fall-through path.
   bool recalc(uint32_t index) const { return index < recalc_.size() && recalc_[index]; }
@@ -51,6 +64,7 @@ class ElfProgramPoints {
   void apply_recalc_bits(Function& f) const;
 
  private:
+  ElfConfig config_;
   std::vector<ProgramPoint> table_;
   std::vector<bool> recalc_;
   uint64_t pc_base_ = 0;

@@ -26,6 +26,7 @@ FetchUnit::FetchUnit(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t
       table_(table),
       group_(parent, "fetch"),
       pool_(cfg.l1i.line_size, std::string(basename()) + ".pool"),
+      not_full_(cfg.fetch.eligible == "not_full"),
       order_(make_round_robin_fetch()),
       prefetcher_(make_instruction_prefetcher(cfg.fetch, cfg.l1i.line_size)),
       responses_(table.size() + 4),
@@ -60,8 +61,13 @@ const isa::Instruction* FetchUnit::decode_at(const WarpSlot& s, uint64_t pc, uin
 
 bool FetchUnit::eligible(uint32_t w) const {
   const WarpSlot& s = table_[w];
-  const uint32_t want = std::min(cfg_.fetch.width, cfg_.fetch.ibuffer_entries);
-  return table_.live(w) && !s.fetch_pending && table_.ibuf_free(w) >= want;
+  // room_for_width: space for a whole fetch; not_full (ELF §B2 rule 3): any space, and
+  // send_fetch then asks for as many instructions as fit.
+  const uint32_t want = not_full_ ? 1u : std::min(cfg_.fetch.width, cfg_.fetch.ibuffer_entries);
+  // A buffer that ends with its function's last instruction has nothing to fetch after it
+  // (possible only when a non-empty buffer may fetch: not_full, or entries > width).
+  return table_.live(w) && !s.fetch_pending && table_.ibuf_free(w) >= want &&
+         (table_.ibuf_empty(w) || decode_at(s, table_.next_fetch_pc(w), nullptr) != nullptr);
 }
 
 tlm::tlm_sync_enum FetchUnit::send(tlm::tlm_generic_payload& gp) {

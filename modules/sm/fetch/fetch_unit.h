@@ -1,7 +1,7 @@
 // The fetch unit and decode stage (docs/blocks/fetch.md). Each cycle fetch picks, in the
 // fetch policy's order, the first warp that is resident, has no fetch outstanding and has
-// room for `width` instructions in its I-buffer, and sends one read to the L1I for up to
-// `width` consecutive instructions starting at the warp's next fetch PC (the functional
+// room in its I-buffer (fetch.eligible: for `width` instructions, or any), and sends one
+// read to the L1I for up to `width` consecutive instructions (as many as fit) starting at the warp's next fetch PC (the functional
 // model's next PC when the I-buffer is empty, else after its last entry), cut at the end
 // of the line and of the function. Address = code_base + PC. Decode takes each L1I
 // response at the first tick after its arrival and appends the decoded instructions to
@@ -84,6 +84,7 @@ class FetchUnit : public sc_core::sc_module {
   WarpTable& table_;
   stats::Group group_;
   PayloadPool pool_;
+  bool not_full_;  // fetch.eligible = not_full
   std::unique_ptr<FetchOrderIF> order_;
   std::unique_ptr<InstructionPrefetcherIF> prefetcher_;
   InputBuffer<tlm::tlm_generic_payload*> responses_;

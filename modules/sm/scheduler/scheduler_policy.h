@@ -10,10 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "core/stats/stats.h"
+#include "isa/exec/step_result.h"
 #include "isa/ir.h"
 #include "sm/sm_config.h"
 
 namespace gputlm::sm {
+
+class WarpTable;
 
 // What a policy knows about one warp of its scheduler.
 struct WarpView {
@@ -27,6 +31,20 @@ inline uint64_t warp_age(uint64_t cta_sequence, uint32_t warp_in_cta) {
   return (cta_sequence << 16) | warp_in_cta;
 }
 
+// ELF's counters (per SM, group sm<i>.elf; 000 §4.1 Fig. 8), shared by its schedulers.
+struct ElfStats {
+  explicit ElfStats(stats::Group& sm_group);
+  stats::Group group;
+  stats::Counter prio_recalcs, naive_recalcs, prio_inits;
+};
+
+// What a policy may read besides the warps passed to order(): the SM's warp table
+// (read-only) and, for ELF, its counters. Policies that need neither ignore it.
+struct PolicyContext {
+  const WarpTable* warps = nullptr;
+  ElfStats* elf_stats = nullptr;
+};
+
 class SchedulerPolicyIF {
  public:
   virtual ~SchedulerPolicyIF() = default;
@@ -36,6 +54,11 @@ class SchedulerPolicyIF {
   virtual void order(const std::vector<WarpView>& warps, std::vector<uint32_t>& order) = 0;
   // The scheduler issued `in` from warp `slot` (called for every instruction issued).
   virtual void issued(uint32_t slot, const isa::Instruction& in) = 0;
+  // Policies that follow each warp's position in its program (ELF) return true; the
+  // scheduler then also calls issued_at() after issued(), with the functional result and
+  // the warp's next PC (0 when it finished). Others pay nothing for it.
+  virtual bool wants_issue_outcome() const { return false; }
+  virtual void issued_at(uint32_t /*slot*/, const isa::StepResult& /*step*/, uint64_t /*next_pc*/) {}
   // A warp slot was freed (its CTA finished): forget per-warp state.
   virtual void warp_removed(uint32_t /*slot*/) {}
   // Whether order() changes only through issued()/warp_removed() and the warps passed in.
@@ -46,9 +69,10 @@ class SchedulerPolicyIF {
 };
 
 // Creates the policy `cfg.policy` (throws config::ConfigError naming key_prefix.policy for
-// an unknown name).
+// an unknown name, or the key of a bad ELF parameter; elf needs context.warps).
 std::unique_ptr<SchedulerPolicyIF> make_scheduler_policy(const SchedulerConfig& cfg,
-                                                         const std::string& key_prefix = "scheduler");
+                                                         const std::string& key_prefix = "scheduler",
+                                                         const PolicyContext& context = {});
 // A base policy by name (lrr, gto, oldest, gtrr, gtlr, sfp); used by two_level's inner policy.
 std::unique_ptr<SchedulerPolicyIF> make_base_policy(const std::string& name, const std::string& key);
 

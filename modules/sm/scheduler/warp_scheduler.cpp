@@ -20,11 +20,11 @@ std::string hex(uint64_t v) {
 }
 }  // namespace
 
-IssueShared::IssueShared(stats::Group& g, uint32_t schedulers)
+IssueShared::IssueShared(stats::Group& g, const SchedulerConfig& cfg)
     : warp_instructions(g, "warp_instructions", "warp instructions issued"),
       thread_instructions(g, "thread_instructions", "thread instructions issued (sum of exec-mask popcounts)"),
       issued_per_scheduler(g, "issued_per_scheduler", "warp instructions issued by each scheduler",
-                           scheduler_labels(schedulers)),
+                           scheduler_labels(cfg.count)),
       stall_elf(g, "stall_elf",
                 "scheduler-cycles without issue by ELF class (000 §2.4; docs/blocks/scheduler.md)",
                 {"mem_conflict", "mem_dep", "fetch", "other"}),
@@ -34,7 +34,8 @@ IssueShared::IssueShared(stats::Group& g, uint32_t schedulers)
                   "scheduler-cycles without issue in which some resident warp was blocked this way (a "
                   "cycle counts once per kind seen)",
                   {"not_eligible", "ibuffer_empty", "scoreboard_other", "scoreboard_memory", "unit_other",
-                   "unit_memory"}) {}
+                   "unit_memory"}),
+      elf(cfg.policy == "elf" ? std::make_unique<ElfStats>(g) : nullptr) {}
 
 WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const SmConfig& cfg, WarpTable& table,
                              IssueShared& shared)
@@ -46,7 +47,8 @@ WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const Sm
       cfg_(cfg),
       table_(table),
       shared_(shared),
-      policy_(make_scheduler_policy(cfg.scheduler, "sm.scheduler")),
+      policy_(make_scheduler_policy(cfg.scheduler, "sm.scheduler", PolicyContext{&table, shared.elf.get()})),
+      wants_outcome_(policy_->wants_issue_outcome()),
       last_block_(table.size(), WarpBlock::NotEligible) {
   views_.reserve(table.size());
   order_.reserve(table.size());
@@ -116,9 +118,11 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
     s.issue_done = true;
     table_.note_residency_change();
     table_.ibuf_flush(slot);
-  } else if (!table_.ibuf_empty(slot) && table_.ibuf_head(slot).pc != s.grid->peek_pc(*s.ctx)) {
+  } else if (!table_.ibuf_empty(slot) ? table_.ibuf_head(slot).pc != s.grid->peek_pc(*s.ctx)
+                                      : s.fetch_pending && !s.fetch_stale && s.fetch_pc != s.grid->peek_pc(*s.ctx)) {
     // A taken branch, divergence, reconvergence, call or return: the sequentially
-    // fetched instructions are not the warp's next ones.
+    // fetched instructions (buffered, or still being fetched when the buffer had room
+    // beside its last entry) are not the warp's next ones.
     table_.ibuf_flush(slot);
   }
   ++s.in_flight;
@@ -128,6 +132,7 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
   shared_.issued_per_scheduler.add(id_);
   if (own) {
     policy_->issued(slot, *head.instr);  // a borrowed warp is not this policy's
+    if (wants_outcome_) policy_->issued_at(slot, wi.result, r.warp_finished ? 0 : s.grid->peek_pc(*s.ctx));
     order_stale_ = true;
   }
   if (observer_) observer_(wi);

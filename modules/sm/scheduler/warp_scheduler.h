@@ -30,12 +30,13 @@ namespace gputlm::sm {
 // What the schedulers of one SM share: the pool warp instructions come from, the issue
 // sequence counter, and the SM-level statistics they add to.
 struct IssueShared {
-  IssueShared(stats::Group& sm_group, uint32_t schedulers);
+  IssueShared(stats::Group& sm_group, const SchedulerConfig& cfg);
   WarpInstructionPool pool{128};
   uint64_t next_seq = 0;
   uint32_t sm_id = 0;
   stats::Counter warp_instructions, thread_instructions;
   stats::CounterVector issued_per_scheduler, stall_elf, stall_kaws, warp_blocks;
+  std::unique_ptr<ElfStats> elf;  // with sm.scheduler.policy = elf only (other runs' statistics unchanged)
 };
 
 class WarpScheduler : public sc_core::sc_module {
@@ -130,6 +131,7 @@ class WarpScheduler : public sc_core::sc_module {
   WarpTable& table_;
   IssueShared& shared_;
   std::unique_ptr<SchedulerPolicyIF> policy_;
+  bool wants_outcome_;  // policy_->wants_issue_outcome()
   std::vector<WarpView> views_;
   std::vector<uint32_t> order_;
   std::vector<WarpBlock> last_block_;

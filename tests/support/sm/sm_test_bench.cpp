@@ -2,12 +2,15 @@
 
 #include <stdexcept>
 
+#include "sm/scheduler/policies/elf_policy.h"
+
 namespace gputlm::sm::test_support {
 
 SmTestBench::SmTestBench(sc_core::sc_module_name name, const std::string& stats_root, RunLimits limits)
     : sc_core::sc_module(name), clock(ClockDomain::from_mhz("core", 1000)), root(stats_root), limits_(limits) {}
 
 void SmTestBench::observe(SmCore& core) {
+  core_ = &core;
   core.set_completion_callback([this](const CtaCompletion& c) { completions.push_back(c); });
   for (uint32_t i = 0; i < core.scheduler_count(); ++i)
     core.scheduler(i).set_issue_observer([this, &core](const WarpInstruction& wi) {
@@ -19,6 +22,10 @@ void SmTestBench::observe(SmCore& core) {
 }
 
 uint64_t SmTestBench::run(KernelInstance& k) {
+  if (k.elf == nullptr && core_ != nullptr) {
+    elf_.push_back(make_elf_program_points(core_->config().scheduler, k.grid->kernel()));
+    k.elf = elf_.back().get();
+  }
   uint64_t next_cta = 0;
   const uint64_t total = k.grid->cta_count();
   const std::size_t done_before = completions.size();

@@ -7,12 +7,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <vector>
 
 #include "core/clock/clock_domain.h"
 #include "core/stats/stats.h"
+#include "isa/analysis/elf.h"
 #include "sm/sm_core.h"
 
 namespace gputlm::sm::test_support {
@@ -27,7 +29,8 @@ struct IssueRecord {
 
 class SmTestBench : public sc_core::sc_module {
  public:
-  // Runs every CTA of k to completion, then lets the memory side drain and checks that
+  // Runs every CTA of k to completion (computing k's ELF program points first, as a
+  // launcher does, when the SM schedules with elf and k has none), then lets the memory side drain and checks that
   // no request is left; returns the cycle the last CTA finished. Throws
   // std::runtime_error with the SM's state dump if the cycle limit passes first.
   uint64_t run(KernelInstance& k);
@@ -56,6 +59,8 @@ class SmTestBench : public sc_core::sc_module {
   virtual void check_quiescent() = 0;
 
   RunLimits limits_;
+  const SmCore* core_ = nullptr;  // set by observe()
+  std::vector<std::unique_ptr<isa::analysis::ElfProgramPoints>> elf_;
 };
 
 }  // namespace gputlm::sm::test_support

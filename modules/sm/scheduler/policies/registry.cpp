@@ -5,6 +5,7 @@
 
 #include "core/config/config_source.h"
 #include "sm/scheduler/policies/base_policies.h"
+#include "sm/scheduler/policies/elf_policy.h"
 #ifdef GPUTLM_HAVE_RTL
 #include "sm/scheduler/rtl/warp_order_rtl.h"
 #endif
@@ -55,7 +56,8 @@ class ComparingPolicy final : public SchedulerPolicyIF {
 #endif
 
 const std::vector<std::string>& scheduler_policy_names() {
-  static const std::vector<std::string> names = {"lrr", "gto", "oldest", "gtrr", "gtlr", "sfp", "two_level", "swl"};
+  static const std::vector<std::string> names = {"lrr",  "gto",       "oldest", "gtrr", "gtlr",
+                                                 "sfp",  "two_level", "swl",    "elf"};
   return names;
 }
 
@@ -69,7 +71,8 @@ std::unique_ptr<SchedulerPolicyIF> make_base_policy(const std::string& name, con
   throw config::ConfigError("key '" + key + "': unknown scheduling policy \"" + name + "\"");
 }
 
-std::unique_ptr<SchedulerPolicyIF> make_scheduler_policy(const SchedulerConfig& cfg, const std::string& key_prefix) {
+std::unique_ptr<SchedulerPolicyIF> make_scheduler_policy(const SchedulerConfig& cfg, const std::string& key_prefix,
+                                                         const PolicyContext& context) {
   const std::string p = key_prefix.empty() ? "" : key_prefix + ".";
   if (cfg.impl != "tlm") {
     if (cfg.policy != "gto" && cfg.policy != "lrr")
@@ -86,6 +89,7 @@ std::unique_ptr<SchedulerPolicyIF> make_scheduler_policy(const SchedulerConfig& 
 #endif
   }
   if (cfg.policy == "swl") return policies::make_swl(cfg.warp_limit);
+  if (cfg.policy == "elf") return std::make_unique<ElfPolicy>(cfg.elf, key_prefix, context);
   if (cfg.policy == "two_level")
     return policies::make_two_level(cfg.fetch_group_size, make_base_policy(cfg.inner_policy, p + "inner_policy"),
                                     cfg.outer_policy == "gto");
