@@ -203,3 +203,87 @@ TEST_CASE("elf on an nvcc kernel: sorted table within the slot limit, loads get 
       CHECK(((f.code[i].flags & kElfRecalc) != 0) == elf.recalc(i));
   }
 }
+
+// §Z3 and §Z4 (seed-mechanisms.md): Alg. 2 compares candidate distances d before the
+// branch-score subtraction, and the priority calculator uses n >= score at a merged load.
+// 0 L: add; 1 add; 2 add; 3 ld.global Lc; 4 setp; 5 @p bra L; 6-11 add x6; 12 ld.global Lz;
+// 13-16 add x4; 17 ld.global Lw; 18 ret
+// B5: taken dist(0)+1 = 3+1 = 4, fall-through dist(6)+1 = 6+1 = 7 -> score 4, kept.
+// Pairs: Lc has no predecessor; (Lz <- B5) d = dist(6)+1 = 7; (Lw <- Lz) d = dist(13)+1 = 5.
+// Our reading picks d = 5 (Lw <- Lz). The literal Alg. 2 compares d - B5.score = 3 < 5 and
+// would merge the branch pair instead (the bias §Z3 describes).
+TEST_CASE("elf Z3: merging compares distances before the branch-score subtraction", "[elf]") {
+  std::string body = "L:\n  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n"
+                     "  ld.global.u32 %r2, [%rd1];\n  setp.lt.s32 %p1, %r1, 100;\n  @%p1 bra L;\n";
+  for (int i = 0; i < 6; ++i) body += "  add.s32 %r3, %r3, 1;\n";
+  body += "  ld.global.u32 %r4, [%rd2];\n";
+  for (int i = 0; i < 4; ++i) body += "  add.s32 %r3, %r3, 1;\n";
+  body += "  ld.global.u32 %r5, [%rd2];\n  ret;\n";
+  Module m = parse_kernel(body);
+  ElfProgramPoints full(m.functions.back());
+  check_table(full, {{3, false, 0}, {5, true, 4}, {12, false, 0}, {17, false, 0}});
+  CHECK(full.recalc(5));
+  ElfConfig three;
+  three.max_pp = 3;
+  ElfProgramPoints elf(m.functions.back(), three);
+  CHECK(elf.points_before_merge() == 4);
+  check_table(elf, {{3, false, 0}, {5, true, 4}, {17, false, 5}});
+  // §Z4: at the merged-away load (pc 12) n = 5 >= 5 gives 0 (a strict > would give 5);
+  // before it n = 11 -> 6, the true distance to Lz; after it n = 4 < 5 -> 4.
+  CHECK(elf.priority_at(12) == 0);
+  CHECK(elf.priority_at(6) == 6);
+  CHECK(elf.priority_at(13) == 4);
+  CHECK(elf.priority_at(17) == 0);
+  // The loop body still follows the branch: pc 4 -> B5 n = 1 + 4.
+  CHECK(elf.priority_at(4) == 5);
+}
+
+// §Z3 (second half): a load with no predecessor PP is never merged; when no pair
+// qualifies the PP with the highest PC is dropped so the table fits.
+// 0 L: ld.global; 1 setp; 2 @p bra L; 3 ret. B2: taken dist(0)+1 = 1, fall-through
+// MAX_SCORE -> score 1, kept. max_pp = 1: L0 has no predecessor, no pair -> drop B2.
+TEST_CASE("elf Z3: no mergeable pair drops the highest-PC program point", "[elf]") {
+  Module m = parse_kernel(R"(
+L:
+  ld.global.u32 %r2, [%rd1];
+  setp.lt.s32 %p1, %r2, 100;
+  @%p1 bra L;
+  ret;
+  )");
+  ElfProgramPoints full(m.functions.back());
+  check_table(full, {{0, false, 0}, {2, true, 1}});
+  ElfConfig one;
+  one.max_pp = 1;
+  ElfProgramPoints elf(m.functions.back(), one);
+  CHECK(elf.points_before_merge() == 2);
+  check_table(elf, {{0, false, 0}});
+  CHECK(elf.priority_at(2) == 255);  // no PP ahead of the branch any more
+}
+
+// §Z5: local and generic loads are program points by default (both may reach off-chip
+// memory) and each can be excluded; shared/const/param loads never are.
+TEST_CASE("elf Z5: local and generic loads are program points unless excluded", "[elf]") {
+  // 0 ld.local; 1 add; 2 ld (generic); 3 add; 4 ld.global; 5 ret
+  Module m = parse_kernel(R"(
+  ld.local.u32 %r1, [%rd1];
+  add.s32 %r1, %r1, 1;
+  ld.u32 %r2, [%rd2];
+  add.s32 %r2, %r2, 1;
+  ld.global.u32 %r3, [%rd3];
+  ret;
+  )");
+  const Function& f = m.functions.back();
+  ElfProgramPoints both(f);
+  check_table(both, {{0, false, 0}, {2, false, 0}, {4, false, 0}});
+  CHECK(is_program_point_load(f.code[0], ElfConfig{}));
+  ElfConfig no_local;
+  no_local.local_loads = false;
+  ElfProgramPoints a(f, no_local);
+  check_table(a, {{2, false, 0}, {4, false, 0}});
+  CHECK_FALSE(is_program_point_load(f.code[0], no_local));
+  ElfConfig no_generic;
+  no_generic.generic_loads = false;
+  ElfProgramPoints b(f, no_generic);
+  check_table(b, {{0, false, 0}, {4, false, 0}});
+  CHECK(b.priority_at(1) == 3);  // the generic load at 2 no longer counts
+}
