@@ -121,6 +121,10 @@ TEST_CASE("study metrics: dotted paths with globs sum, ratios divide, built-ins 
   CHECK(*sum_path(stats, "total.sm1.l1d.load_hits") == 6);
   CHECK(*sum_path(stats, "launches.1.thread_instructions") == 100);
   CHECK_FALSE(sum_path(stats, "total.sm*.l2.loads"));
+  CHECK(*sum_path(stats, "total.sm*.l1d.loads+total.icnt") == 41);
+  CHECK(*sum_path(stats, "total.sm*.l2.loads+total.sm0.l1d.*") == 14);
+  CHECK(*sum_path(stats, "cycles+launches.*.warp_instructions+total.icnt") == 116);
+  CHECK_FALSE(sum_path(stats, "total.sm*.l2.loads+total.none"));
   CHECK_FALSE(sum_path(stats, "launches.7.thread_instructions"));
   Metric ratio;
   ratio.name = "hit";

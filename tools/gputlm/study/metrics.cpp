@@ -39,6 +39,12 @@ void collect(const nlohmann::json& j, const std::vector<std::string>& segs, std:
 }  // namespace
 
 std::optional<double> sum_path(const nlohmann::json& j, const std::string& path) {
+  // "A+B": the sum of both (no statistics key contains '+'); found if either matches.
+  if (const std::size_t plus = path.find('+'); plus != std::string::npos) {
+    auto a = sum_path(j, path.substr(0, plus)), b = sum_path(j, path.substr(plus + 1));
+    if (!a && !b) return std::nullopt;
+    return a.value_or(0) + b.value_or(0);
+  }
   std::vector<std::string> segs;
   std::size_t start = 0;
   while (true) {

@@ -10,7 +10,8 @@
 namespace gputlm::study {
 
 // Sum of every number the dotted path matches; '*' and '?' in a segment match object keys
-// (fnmatch), and "*" or a number match array elements. nullopt when nothing matches.
+// (fnmatch), and "*" or a number match array elements; "A+B" sums several paths (e.g.
+// stalled plus issuing scheduler-cycles). nullopt when nothing matches.
 std::optional<double> sum_path(const nlohmann::json& j, const std::string& path);
 
 // The metric's value; nullopt when a path matches nothing or a denominator is 0.
