@@ -58,7 +58,7 @@ struct CcwsSchedulerConfig {
   uint32_t base_score = 100;
   uint32_t k_throttle = 8;
   uint32_t score_on_hit = 0;
-  uint32_t score_cap_k = 0;
+  uint32_t score_cap_k = 8;
   uint32_t decay_per_cycle = 1;
   uint32_t cutoff_per_warp = 0;
   std::string throttle = "loads";
@@ -86,8 +86,8 @@ struct CcwsSchedulerConfig {
             "a constant added to the LLS on every VTA hit, besides LLDS (Rogers' simulator: 0)",
             config::in_range(0, 100000000));
     v.param("score_cap_k", score_cap_k,
-            "0: scores are not capped (the paper); k > 0: an LLS is capped at VTA hits / instructions x k x "
-            "cutoff, never below base_score (Rogers' simulator's dynamic cap, k = 8)",
+            "k > 0: an LLS is capped at VTA hits / instructions x k x cutoff, never below base_score (Rogers' "
+            "public simulator, which the seed sources ran: k = 8); 0: no cap (the paper's formula alone)",
             config::in_range(0, 1000000));
     v.param("decay_per_cycle", decay_per_cycle,
             "points every LLS above base_score loses per core cycle (Rogers: 1); at least 1, or a throttled "

@@ -77,8 +77,16 @@ TEST_CASE("ccws: the default VTA is 2 sets of 8 ways indexed by block", "[sm][cc
   CHECK(s.vta_holds(0, 1));
 }
 
+namespace {
+CcwsSchedulerConfig uncapped() {
+  CcwsSchedulerConfig c;
+  c.score_cap_k = 0;
+  return c;
+}
+}  // namespace
+
 TEST_CASE("ccws: a VTA hit raises the score by LLDS and scores decay to the base", "[sm][ccws]") {
-  CcwsState s(CcwsSchedulerConfig{}, 4, "sm.scheduler", nullptr);
+  CcwsState s(uncapped(), 4, "sm.scheduler", nullptr);
   s.advance(0, 0xF);  // 4 active warps: cutoff 4 x 100
   CHECK(s.cutoff() == 400);
   for (int i = 0; i < 100; ++i) s.issued(0);
@@ -98,6 +106,24 @@ TEST_CASE("ccws: a VTA hit raises the score by LLDS and scores decay to the base
   s.advance(1000, 0xF);
   CHECK(s.score(0) == 100);  // never below the base
   CHECK(s.score(1) == 100);
+}
+
+TEST_CASE("ccws: the default cap holds a score at hits / issued x 8 x cutoff", "[sm][ccws]") {
+  CcwsState s(CcwsSchedulerConfig{}, 4, "sm.scheduler", nullptr);
+  s.advance(0, 0xF);  // cutoff 400
+  for (int i = 0; i < 10; ++i) s.issued(1);
+  s.evicted(1, 3);
+  // LLDS = 1 / 10 x 8 x 400 = 320: 100 + 320 = 420, capped at the same 320
+  CHECK(s.probe(1, 3));
+  CHECK(s.score(1) == 320);
+  // second hit: LLDS = cap = 2 / 10 x 8 x 400 = 640: 320 + 640 capped at 640
+  CHECK(s.probe(1, 3));
+  CHECK(s.score(1) == 640);
+  // A hit whose cap is under the base leaves the base (our reading; see scheduler.md).
+  for (int i = 0; i < 990; ++i) s.issued(2);
+  s.evicted(2, 4);
+  CHECK(s.probe(2, 4));  // cap = 3 / 1000 x 8 x 400 = 9
+  CHECK(s.score(2) == 100);
 }
 
 TEST_CASE("ccws: score_on_hit decay_per_cycle and score_cap_k", "[sm][ccws]") {
@@ -163,7 +189,7 @@ TEST_CASE("ccws: stacking scores against the cutoff throttles the warps above it
 }
 
 TEST_CASE("ccws: a warp leaving its slot takes its VTA score and counts", "[sm][ccws]") {
-  CcwsState s(CcwsSchedulerConfig{}, 4, "sm.scheduler", nullptr);
+  CcwsState s(uncapped(), 4, "sm.scheduler", nullptr);
   s.advance(0, 0x3);  // cutoff 200
   for (int i = 0; i < 50; ++i) s.issued(0);
   for (int i = 0; i < 50; ++i) s.issued(1);
