@@ -41,6 +41,16 @@ Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32
   core_.fetch().l1i_status.bind(l1i_.status_export);
   core_.fetch().l1d_status.bind(l1d_.status_export);
   l1i_.set_access_hook([this](const mem::AccessRecord& r) { core_.fetch().observe_l1i(r); });
+  if (CcwsState* ccws = core_.ccws()) {
+    // CCWS (digest §A9): replaced L1D lines enter the allocating warp's victim tags; a
+    // demand-load miss probes the missing warp's. No hooks under other policies.
+    l1d_.set_eviction_hook([ccws](uint64_t, uint64_t block, int32_t wid) { ccws->evicted(wid, block); });
+    l1d_.set_access_hook([ccws](const mem::AccessRecord& r) {
+      if (r.kind == AccessKind::Load &&
+          (r.outcome == mem::AccessOutcome::PrimaryMiss || r.outcome == mem::AccessOutcome::SecondaryMiss))
+        ccws->probe(r.warp, r.block);
+    });
+  }
 
   // Issue -> operand collector -> units / LSU -> writeback -> retire sink.
   core_.issue_status.bind(oc_.issue_status_export);

@@ -47,6 +47,9 @@ void SmConfig::validate(const std::string& key_prefix) const {
   if (scheduler.count > max_warps)
     fail("scheduler.count", "more schedulers (" + std::to_string(scheduler.count) + ") than warp slots (" +
                                 std::to_string(max_warps) + ")");
+  if (scheduler.ccws.vta_ways == 0 || scheduler.ccws.vta_entries % scheduler.ccws.vta_ways != 0)
+    fail("scheduler.ccws.vta_ways", std::to_string(scheduler.ccws.vta_ways) + " ways do not divide vta_entries = " +
+                                        std::to_string(scheduler.ccws.vta_entries));
   if (fetch.width > fetch.ibuffer_entries)
     fail("fetch.width", "fetching " + std::to_string(fetch.width) + " instructions needs at least as many "
                         "I-buffer entries (fetch.ibuffer_entries = " + std::to_string(fetch.ibuffer_entries) + ")");

@@ -47,6 +47,63 @@ struct ElfSchedulerConfig {
   }
 };
 
+// CCWS (digest §A9; Rogers et al., MICRO 2012): victim tag arrays per warp beside the
+// L1D, lost-locality scores and the cutoff that keeps low-score warps from issuing loads.
+// The seeds leave every constant open; the defaults are our reading of Rogers' paper and
+// public simulator (docs/blocks/scheduler.md, "CCWS").
+struct CcwsSchedulerConfig {
+  uint32_t vta_entries = 16;
+  uint32_t vta_ways = 8;
+  std::string vta_replacement = "fifo";
+  uint32_t base_score = 100;
+  uint32_t k_throttle = 8;
+  uint32_t score_on_hit = 0;
+  uint32_t score_cap_k = 8;
+  uint32_t decay_per_cycle = 1;
+  uint32_t cutoff_per_warp = 0;
+  std::string throttle = "loads";
+
+  template <class V>
+  void visit(V& v) {
+    v.param("vta_entries", vta_entries,
+            "victim tags per warp (seeds: 16 tags of 40 bits per warp; Rogers MICRO'12: 16)",
+            config::in_range(1, 4096));
+    v.param("vta_ways", vta_ways,
+            "associativity of a warp's victim tag array; must divide vta_entries (Rogers' simulator: 8, "
+            "i.e. 2 sets of 8 at 16 entries)",
+            config::in_range(1, 4096));
+    v.param("vta_replacement", vta_replacement,
+            "victim tag replacement within a set: fifo (Rogers' simulator) or lru (a VTA hit refreshes the tag)",
+            config::one_of({"fifo", "lru"}));
+    v.param("base_score", base_score,
+            "lost-locality score (LLS) of a warp without lost locality; scores decay to it (Rogers: 100)",
+            config::in_range(1, 1000000));
+    v.param("k_throttle", k_throttle,
+            "KThrottle: a VTA hit adds LLDS = VTA hits / instructions issued (of the resident warps) x "
+            "k_throttle x cutoff to the warp's LLS (Rogers MICRO'12 eq. 1; his simulator: 8)",
+            config::in_range(0, 1000000));
+    v.param("score_on_hit", score_on_hit,
+            "a constant added to the LLS on every VTA hit, besides LLDS (Rogers' simulator: 0)",
+            config::in_range(0, 100000000));
+    v.param("score_cap_k", score_cap_k,
+            "k > 0: an LLS is capped at VTA hits / instructions x k x cutoff, never below base_score (Rogers' "
+            "public simulator, which the seed sources ran: k = 8); 0: no cap (the paper's formula alone)",
+            config::in_range(0, 1000000));
+    v.param("decay_per_cycle", decay_per_cycle,
+            "points every LLS above base_score loses per core cycle (Rogers: 1); at least 1, or a throttled "
+            "warp waiting at a barrier for throttled warps would never be released",
+            config::in_range(1, 1000000));
+    v.param("cutoff_per_warp", cutoff_per_warp,
+            "the cumulative-LLS cutoff is resident warps x this; 0 = base_score (Rogers: active warps x base "
+            "score)",
+            config::in_range(0, 100000000));
+    v.param("throttle", throttle,
+            "what a warp above the cutoff may not issue: loads (global/local/generic loads; the rest of its "
+            "instructions issue; Rogers) or warps (it is left out of the issue order altogether)",
+            config::one_of({"loads", "warps"}));
+  }
+};
+
 struct SchedulerConfig {
   uint32_t count = 2;
   std::string policy = "gto";
@@ -57,6 +114,7 @@ struct SchedulerConfig {
   uint32_t warp_limit = 48;
   std::string impl = "tlm";
   ElfSchedulerConfig elf;
+  CcwsSchedulerConfig ccws;
 
   template <class V>
   void visit(V& v) {
@@ -71,7 +129,9 @@ struct SchedulerConfig {
             "issue policy: lrr (loose round robin), gto (greedy then oldest), oldest (oldest first), "
             "gtrr (greedy then round robin), gtlr (greedy, round robin after a load), sfp (fixed "
             "priority by warp id), elf (lowest ELF warp priority first, ties oldest first), two_level "
-            "(fetch groups: inner_policy inside the active group, outer_policy between groups), swl (GTO over the warp_limit oldest warps; B-SWL)",
+            "(fetch groups: inner_policy inside the active group, outer_policy between groups), swl (GTO over the warp_limit oldest warps; B-SWL), "
+            "ccws (GTO; warps whose stacked lost-locality score is above the cutoff may not issue loads; "
+            "Rogers MICRO'12)",
             config::one_of(scheduler_policy_names()));
     v.param("dual_issue", dual_issue,
             "a scheduler may issue a second instruction of the same warp in the same cycle (its "
@@ -90,6 +150,7 @@ struct SchedulerConfig {
             "swl: warps of each scheduler that may issue (the oldest ones in GTO age order)",
             config::at_least(1));
     v.group("elf", elf, "elf: program points and warp priority table (000 §3.1-3.2)");
+    v.group("ccws", ccws, "ccws: victim tag arrays and lost-locality scoring (digest §A9, Rogers MICRO'12)");
   }
 };
 

@@ -28,7 +28,7 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id
       sm_id_(sm_id),
       clock_(core_clock),
       table_(cfg_.max_warps, cfg_.fetch.ibuffer_entries),
-      shared_(group, cfg_.scheduler),
+      shared_(group, cfg_.scheduler, cfg_.max_warps),
       ctas_(cfg_.max_ctas),
       cycles_(group, "cycles", "core cycles with at least one resident CTA"),
       writebacks_(group, "writebacks", "warp instructions written back"),
@@ -136,6 +136,7 @@ void SmCore::retire_finished_warps(uint64_t cycle) {
     table_.touch(w);
     ++warps_completed_;
     for (auto& sch : schedulers_) sch->warp_removed(w);
+    if (shared_.ccws) shared_.ccws->warp_removed(w);
     const uint32_t cta_slot = s.cta_slot;  // copied: clearing the table below resets `s`
     CtaSlot& c = ctas_[cta_slot];
     if (--c.warps_left != 0) continue;
@@ -198,10 +199,19 @@ bool SmCore::tick_issue(uint64_t cycle) {
   }
 
   if (resident_ctas_ == 0) return false;
+  if (shared_.ccws) {
+    // CCWS: decay the lost-locality scores to this cycle and redo the cutoff test over the
+    // warps still issuing.
+    uint64_t active = 0;
+    for (uint32_t w = 0; w < table_.size(); ++w)
+      if (table_.live(w)) active |= uint64_t{1} << w;
+    shared_.ccws->advance(cycle, active);
+  }
   // A warp held by a busy unit is released by that unit, which reports itself busy while
   // its availability can change without an outside event (PipelineStage::tick).
   for (auto& s : schedulers_) issued_this_cycle_ += s->tick(cycle);
-  return issued_this_cycle_ > 0;
+  // A throttled warp may become eligible by score decay alone: keep ticking meanwhile.
+  return issued_this_cycle_ > 0 || (shared_.ccws && shared_.ccws->limited());
 }
 
 bool SmCore::tick_fetch(uint64_t cycle) {

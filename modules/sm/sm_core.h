@@ -71,6 +71,8 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
   const std::vector<uint32_t>& priority_order(uint32_t s) const override { return schedulers_[s]->priority_order(); }
   const WarpTable& warps() const { return table_; }
   WarpInstructionPool& pool() { return shared_.pool; }
+  // CCWS's per-SM state (VTAs, lost-locality scores) with sm.scheduler.policy = ccws, else null.
+  CcwsState* ccws() { return shared_.ccws.get(); }
   uint64_t instructions_in_flight() const;
   // True when nothing is resident or in flight (end-of-run check).
   bool idle() const;

@@ -74,6 +74,7 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   // Called for every evaluated access (also refused ones), in evaluation order.
   void set_access_hook(AccessHook hook) { hook_ = std::move(hook); }
   void set_fill_hook(FillHook hook) { fill_hook_ = std::move(hook); }
+  void set_eviction_hook(EvictionHook hook) { eviction_hook_ = std::move(hook); }
   // Index sets by map.local_address() of an access instead of its address (an L2 bank:
   // the bits that select its partition and slice are constant there). Before the first access.
   void set_index_map(const PartitionMapIF& map) { tags_.set_index_map(&map); }
@@ -177,6 +178,7 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   uint64_t last_load_stall_cycle_ = ~uint64_t{0};
   AccessHook hook_;
   FillHook fill_hook_;
+  EvictionHook eviction_hook_;
 
   // statistics
   stats::Counter accesses_, loads_, load_hits_, load_primary_misses_;

@@ -155,6 +155,8 @@ Cache::Result Cache::miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32
       tags_.reserve_sectors(rec.set, v, sector, plan.entry);
     } else {
       if (victim_dirty) push_writeback(tags_.line(rec.set, v).block, tags_.writeback_bytes(tags_.line(rec.set, v)));
+      if (eviction_hook_ && tags_.line(rec.set, v).state == LineState::Valid)
+        eviction_hook_(rec.cycle, tags_.line(rec.set, v).block, tags_.line(rec.set, v).wid);
       tags_.reserve(rec.set, v, rec.block, ext.warp, plan.entry, sector);
     }
   }
@@ -202,6 +204,7 @@ Cache::Result Cache::lazy_write(tlm::tlm_generic_payload& gp, AccessRecord& rec,
     }
     const CacheLine& v = tags_.line(rec.set, static_cast<uint32_t>(way));
     if (v.state == LineState::Valid && v.dirty) push_writeback(v.block, tags_.writeback_bytes(v));
+    if (eviction_hook_ && v.state == LineState::Valid) eviction_hook_(rec.cycle, v.block, v.wid);
     tags_.install(rec.set, static_cast<uint32_t>(way), rec.block, ext.warp, 0);
   }
   if (r.outcome != AccessOutcome::LazyWrite) tags_.touch(rec.set, static_cast<uint32_t>(way));

@@ -95,6 +95,7 @@ bool Cache::process_fill(uint64_t cycle) {
     } else if (victim >= 0) {
       const CacheLine& v = tags_.line(set, static_cast<uint32_t>(victim));
       if (v.state == LineState::Valid && v.dirty) push_writeback(v.block, tags_.writeback_bytes(v));
+      if (eviction_hook_ && v.state == LineState::Valid) eviction_hook_(cycle, v.block, v.wid);
       tags_.install(set, static_cast<uint32_t>(victim), block, first_warp, sector);
       if (dirty) tags_.mark_dirty(set, static_cast<uint32_t>(victim), sector);
     } else {

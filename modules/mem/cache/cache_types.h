@@ -52,6 +52,11 @@ using AccessHook = std::function<void(const AccessRecord&)>;
 // Called when a fill is processed (block, MSHR entry), before the merged requests are
 // answered: prefetch-usefulness tracking, golden models.
 using FillHook = std::function<void(uint64_t cycle, uint64_t block, int32_t entry)>;
+// Called when a valid line is replaced to make room for another block (a miss's reserved
+// victim, an on-fill victim, a lazy write's victim), with the line's block and the warp
+// that allocated it (CacheLine::wid): CCWS's victim tag arrays. Not called for
+// write-evict invalidations or kernel-boundary invalidation.
+using EvictionHook = std::function<void(uint64_t cycle, uint64_t block, int32_t wid)>;
 
 // Read combinationally by the SM (LSU, scheduler, prefetch gate).
 class CacheStatusIF : public virtual sc_core::sc_interface {

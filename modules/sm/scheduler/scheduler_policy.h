@@ -38,11 +38,15 @@ struct ElfStats {
   stats::Counter prio_recalcs, naive_recalcs, prio_inits;
 };
 
+class CcwsState;
+
 // What a policy may read besides the warps passed to order(): the SM's warp table
-// (read-only) and, for ELF, its counters. Policies that need neither ignore it.
+// (read-only), ELF's counters and CCWS's per-SM state (VTAs and scores, fed by the L1D).
+// Policies that need none of them ignore it.
 struct PolicyContext {
   const WarpTable* warps = nullptr;
   ElfStats* elf_stats = nullptr;
+  CcwsState* ccws = nullptr;
 };
 
 class SchedulerPolicyIF {
@@ -66,10 +70,17 @@ class SchedulerPolicyIF {
   // policy driven by other state (time, cache feedback, counters of other blocks) returns
   // false and is asked every cycle.
   virtual bool order_changes_only_on_issue() const { return true; }
+  // Policies that hold back single instructions of warps they order (CCWS: the loads of
+  // a warp above the cutoff) return true; the scheduler then asks may_issue() about a
+  // warp's next instruction once it is otherwise ready, and treats a refusal as "not
+  // eligible". Others pay nothing for it.
+  virtual bool vetoes_instructions() const { return false; }
+  virtual bool may_issue(uint32_t /*slot*/, const isa::Instruction& /*in*/) { return true; }
 };
 
 // Creates the policy `cfg.policy` (throws config::ConfigError naming key_prefix.policy for
-// an unknown name, or the key of a bad ELF parameter; elf needs context.warps).
+// an unknown name, or the key of a bad ELF / CCWS parameter; elf needs context.warps,
+// ccws context.ccws).
 std::unique_ptr<SchedulerPolicyIF> make_scheduler_policy(const SchedulerConfig& cfg,
                                                          const std::string& key_prefix = "scheduler",
                                                          const PolicyContext& context = {});

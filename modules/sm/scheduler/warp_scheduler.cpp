@@ -20,7 +20,7 @@ std::string hex(uint64_t v) {
 }
 }  // namespace
 
-IssueShared::IssueShared(stats::Group& g, const SchedulerConfig& cfg)
+IssueShared::IssueShared(stats::Group& g, const SchedulerConfig& cfg, uint32_t warp_slots)
     : warp_instructions(g, "warp_instructions", "warp instructions issued"),
       thread_instructions(g, "thread_instructions", "thread instructions issued (sum of exec-mask popcounts)"),
       issued_per_scheduler(g, "issued_per_scheduler", "warp instructions issued by each scheduler",
@@ -35,7 +35,10 @@ IssueShared::IssueShared(stats::Group& g, const SchedulerConfig& cfg)
                   "cycle counts once per kind seen)",
                   {"not_eligible", "ibuffer_empty", "scoreboard_other", "scoreboard_memory", "unit_other",
                    "unit_memory"}),
-      elf(cfg.policy == "elf" ? std::make_unique<ElfStats>(g) : nullptr) {}
+      elf(cfg.policy == "elf" ? std::make_unique<ElfStats>(g) : nullptr),
+      ccws(cfg.policy == "ccws" ? std::make_unique<CcwsState>(cfg.ccws, warp_slots, "sm.scheduler", &g) : nullptr) {}
+
+IssueShared::~IssueShared() = default;
 
 WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const SmConfig& cfg, WarpTable& table,
                              IssueShared& shared)
@@ -47,8 +50,9 @@ WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const Sm
       cfg_(cfg),
       table_(table),
       shared_(shared),
-      policy_(make_scheduler_policy(cfg.scheduler, "sm.scheduler", PolicyContext{&table, shared.elf.get()})),
+      policy_(make_scheduler_policy(cfg.scheduler, "sm.scheduler", PolicyContext{&table, shared.elf.get(), shared.ccws.get()})),
       wants_outcome_(policy_->wants_issue_outcome()),
+      vetoes_(policy_->vetoes_instructions()),
       last_block_(table.size(), WarpBlock::NotEligible) {
   views_.reserve(table.size());
   order_.reserve(table.size());
@@ -75,6 +79,8 @@ WarpScheduler::Readiness WarpScheduler::evaluate(uint32_t slot) const {
     r.block = head.unit == UnitType::Mem ? WarpBlock::UnitMemory : WarpBlock::UnitOther;
     return r;
   }
+  // The policy's veto comes last: it sees only instructions that could issue otherwise.
+  if (vetoes_ && !policy_->may_issue(slot, *head.instr)) return r;  // not eligible
   r.ready = true;
   return r;
 }

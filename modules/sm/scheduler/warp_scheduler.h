@@ -18,6 +18,7 @@
 
 #include "core/stats/stats.h"
 #include "sm/pipeline_protocol.h"
+#include "sm/scheduler/ccws/ccws_state.h"
 #include "sm/scheduler/issue_tracer.h"
 #include "sm/scheduler/scheduler_policy.h"
 #include "sm/scheduler/stall_classification.h"
@@ -30,13 +31,16 @@ namespace gputlm::sm {
 // What the schedulers of one SM share: the pool warp instructions come from, the issue
 // sequence counter, and the SM-level statistics they add to.
 struct IssueShared {
-  IssueShared(stats::Group& sm_group, const SchedulerConfig& cfg);
+  // warp_slots: the SM's warp slots (CCWS keeps per-slot state).
+  IssueShared(stats::Group& sm_group, const SchedulerConfig& cfg, uint32_t warp_slots);
+  ~IssueShared();
   WarpInstructionPool pool{128};
   uint64_t next_seq = 0;
   uint32_t sm_id = 0;
   stats::Counter warp_instructions, thread_instructions;
   stats::CounterVector issued_per_scheduler, stall_elf, stall_kaws, warp_blocks;
   std::unique_ptr<ElfStats> elf;  // with sm.scheduler.policy = elf only (other runs' statistics unchanged)
+  std::unique_ptr<CcwsState> ccws;  // with sm.scheduler.policy = ccws only (VTAs, scores, sm<i>.ccws)
 };
 
 class WarpScheduler : public sc_core::sc_module {
@@ -132,6 +136,7 @@ class WarpScheduler : public sc_core::sc_module {
   IssueShared& shared_;
   std::unique_ptr<SchedulerPolicyIF> policy_;
   bool wants_outcome_;  // policy_->wants_issue_outcome()
+  bool vetoes_;         // policy_->vetoes_instructions()
   std::vector<WarpView> views_;
   std::vector<uint32_t> order_;
   std::vector<WarpBlock> last_block_;

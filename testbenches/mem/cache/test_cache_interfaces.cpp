@@ -84,3 +84,31 @@ TEST_CASE("cache reports an error response from the next level naming the addres
   }, "body", &big_stack());
   CHECK_THROWS_WITH(sc_core::sc_start(), Catch::Contains("0x4000") && Catch::Contains("ADDRESS_ERROR"));
 }
+
+TEST_CASE("cache eviction hook reports replaced valid lines with the allocating warp", "[cache]") {
+  // small_l1: 4 sets x 2 ways, LRU, allocation on miss; 0x000, 0x200, 0x400 share set 0.
+  CacheConfig cfg = small_l1();
+  ResponderOptions mem;
+  mem.min_latency = mem.max_latency = 20;
+  struct Eviction {
+    uint64_t block;
+    int32_t wid;
+  };
+  std::vector<Eviction> ev;
+  run_bench(cfg, mem, [&](CacheBench& b) {
+    b.cache.set_eviction_hook([&](uint64_t, uint64_t block, int32_t wid) { ev.push_back({block, wid}); });
+    send_at(b, 1, 0x000, AccessKind::Load, 1);
+    send_at(b, 2, 0x200, AccessKind::Load, 2);
+    b.wait_cycle(60);
+    send_at(b, 60, 0x080, AccessKind::Store, 5);  // write-evict miss: not allocated, nothing replaced
+    send_at(b, 61, 0x200, AccessKind::Load, 3);   // hit: 0x000 is now the LRU line
+    send_at(b, 62, 0x400, AccessKind::Load, 4);   // replaces 0x000 (warp 1's)
+    b.wait_cycle(120);
+    send_at(b, 120, 0x400, AccessKind::Store, 6);  // write-evict hit: invalidated, not reported
+    send_at(b, 121, 0x600, AccessKind::Load, 7);   // takes the invalid way: nothing replaced
+    b.wait_cycle(200);
+  });
+  REQUIRE(ev.size() == 1);
+  CHECK(ev[0].block == 0);
+  CHECK(ev[0].wid == 1);
+}
