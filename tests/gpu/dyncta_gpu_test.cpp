@@ -162,3 +162,26 @@ TEST_CASE("gpu_top with limit dyncta keeps n at the occupancy maximum on a compu
   CHECK(g.stats().find("cta_scheduler.dyncta.sm0.decrements")->scalar(stats::View::Total) == 0);
   CHECK(g.stats().find("cta_scheduler.dyncta.sm0.periods")->scalar(stats::View::Total) > 2);
 }
+
+TEST_CASE("fermi config reads the dyncta keys and rejects impossible values naming the key", "[gpu][fermi][dyncta]") {
+  auto with = [](std::vector<std::string> overrides) {
+    auto src = config::ConfigSource::from_file("configs/fermi_gtx480.json");
+    for (const auto& o : overrides) src.apply_override(o);
+    return platforms::fermi::read_gpu_config(src);
+  };
+  CHECK(with({}).cta_scheduler.limit == "none");
+  const gpu::GpuConfig d = with({"cta_scheduler.limit=dyncta", "cta_scheduler.dyncta.period=1000",
+                                 "cta_scheduler.dyncta.t_idle=4", "cta_scheduler.dyncta.t_mem_l=10",
+                                 "cta_scheduler.dyncta.t_mem_h=500", "cta_scheduler.dyncta.initial=half"});
+  CHECK(d.cta_scheduler.limit == "dyncta");
+  CHECK(d.cta_scheduler.dyncta.period == 1000);
+  CHECK(d.cta_scheduler.dyncta.t_idle == 4);
+  CHECK(d.cta_scheduler.dyncta.t_mem_l == 10);
+  CHECK(d.cta_scheduler.dyncta.t_mem_h == 500);
+  CHECK(d.cta_scheduler.dyncta.initial == "half");
+  CHECK_THROWS_WITH(with({"cta_scheduler.limit=throttle"}), Catch::Contains("cta_scheduler.limit"));
+  CHECK_THROWS_WITH(with({"cta_scheduler.dyncta.period=0"}), Catch::Contains("cta_scheduler.dyncta.period"));
+  CHECK_THROWS_WITH(with({"cta_scheduler.dyncta.t_mem_l=2000"}), Catch::Contains("cta_scheduler.dyncta.t_mem_l"));
+  CHECK_THROWS_WITH(with({"cta_scheduler.dyncta.initial=third"}), Catch::Contains("cta_scheduler.dyncta.initial"));
+  CHECK_THROWS_WITH(with({"cta_scheduler.dyncta.t_mem=5"}), Catch::Contains("cta_scheduler.dyncta.t_mem"));
+}
