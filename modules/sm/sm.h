@@ -58,6 +58,8 @@ class Sm : public sc_core::sc_module, public SmCtaIF {
   }
   uint32_t resident_ctas() const override { return core_.resident_ctas(); }
   uint32_t max_resident_ctas(const KernelInstance& k) const override;
+  void enable_issue_stalls() override { core_.enable_issue_stalls(); }
+  SmIssueStalls issue_stalls(uint64_t cycle) const override { return core_.issue_stalls(cycle); }
   std::string state_dump() const override;
 
   // The SM's initiator socket towards the interconnect (all L1 misses).

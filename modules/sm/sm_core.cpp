@@ -190,6 +190,8 @@ bool SmCore::tick_issue(uint64_t cycle) {
       idle_sleep_cycles_.add(gap);
       for (auto& s : schedulers_) s->account_skipped(gap);
       fetch_->account_skipped(gap);
+      if (last_issue_stall_ == 1) issue_stalls_.idle += gap;
+      else if (last_issue_stall_ == 2) issue_stalls_.mem += gap;
     }
     ++cycles_;
     ticked_while_resident_ = true;
@@ -210,8 +212,33 @@ bool SmCore::tick_issue(uint64_t cycle) {
   // A warp held by a busy unit is released by that unit, which reports itself busy while
   // its availability can change without an outside event (PipelineStage::tick).
   for (auto& s : schedulers_) issued_this_cycle_ += s->tick(cycle);
+  if (issue_stalls_on_) {
+    last_issue_stall_ = 0;
+    if (issued_this_cycle_ == 0) {
+      StallObservation sm_obs;
+      for (const auto& s : schedulers_) sm_obs.merge(s->last_observation());
+      const ElfStall e = classify_elf(sm_obs);
+      if (e == ElfStall::MemConflict || e == ElfStall::MemDependency) {
+        last_issue_stall_ = 2;
+        ++issue_stalls_.mem;
+      } else if (classify_kaws(sm_obs) == KawsStall::Idle) {
+        last_issue_stall_ = 1;
+        ++issue_stalls_.idle;
+      }
+    }
+  }
   // A throttled warp may become eligible by score decay alone: keep ticking meanwhile.
   return issued_this_cycle_ > 0 || (shared_.ccws && shared_.ccws->limited());
+}
+
+SmIssueStalls SmCore::issue_stalls(uint64_t cycle) const {
+  SmIssueStalls s = issue_stalls_;
+  // As tick_issue() will account them: cycles after the last tick keep its class.
+  if (resident_ctas_ == 0 || !ticked_while_resident_ || cycle <= last_tick_ + 1) return s;
+  const uint64_t pending = cycle - 1 - last_tick_;
+  if (last_issue_stall_ == 1) s.idle += pending;
+  else if (last_issue_stall_ == 2) s.mem += pending;
+  return s;
 }
 
 bool SmCore::tick_fetch(uint64_t cycle) {

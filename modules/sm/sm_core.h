@@ -85,6 +85,10 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
   // cycles a sleeping SM accounts only when it wakes. Reads only: sampling never changes
   // the run.
   void stall_cycles(uint64_t cycle, uint64_t* elf, uint64_t* kaws) const;
+  // DYNCTA's per-SM-cycle counts (SmCtaIF::enable_issue_stalls / issue_stalls): when not
+  // enabled, tick_issue does no work for them.
+  void enable_issue_stalls() { issue_stalls_on_ = true; }
+  SmIssueStalls issue_stalls(uint64_t cycle) const;
 
  private:
   struct CtaSlot {
@@ -120,6 +124,11 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
   uint64_t last_tick_ = 0;
   bool ticked_while_resident_ = false;
   uint32_t issued_this_cycle_ = 0;
+  // DYNCTA counters: cycles so far, and the class of the last tick that issued nothing
+  // (0 none, 1 idle, 2 mem), which the cycles a sleeping SM skips keep.
+  bool issue_stalls_on_ = false;
+  SmIssueStalls issue_stalls_;
+  uint8_t last_issue_stall_ = 0;
 
   stats::Counter cycles_, writebacks_, ctas_launched_, ctas_completed_, warps_completed_, idle_sleep_cycles_;
   stats::Ratio ipc_, warp_ipc_;

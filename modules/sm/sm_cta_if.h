@@ -39,6 +39,19 @@ struct KernelInstance {
 // The L1 caches of an SM, as bits of a set (kernel-boundary invalidation).
 enum L1Cache : uint8_t { kL1I = 1, kL1D = 2, kL1C = 4, kL1T = 8, kAllL1 = 15 };
 
+// Core cycles with resident CTAs in which the SM issued nothing, by cause (DYNCTA's
+// C_idle and C_mem; docs/blocks/gpu.md "CTA limit"). The cause of such a cycle is read
+// from the union of every warp scheduler's warp blocks that cycle (stall_classification.h):
+//   mem:  its ELF class is mem_conflict or mem_dep (the warp that got furthest waits on
+//         memory: the LSU path is full, or a memory result is outstanding);
+//   idle: its KAWS class is idle (no warp waits on a scoreboard hazard or a unit: every
+//         warp waits for fetch, at a barrier, has exited or is throttled; too few warps).
+// Other stalls (ALU dependences, non-memory units) count in neither.
+struct SmIssueStalls {
+  uint64_t idle = 0;
+  uint64_t mem = 0;
+};
+
 // What an SM tells the CTA scheduler.
 struct CtaCompletion {
   uint32_t kernel_id = 0;
@@ -65,6 +78,12 @@ class SmCtaIF {
   virtual uint32_t max_resident_ctas(const KernelInstance& k) const = 0;
   // Number of CTAs resident (all kernels), for statistics and the watchdog.
   virtual uint32_t resident_ctas() const = 0;
+  // DYNCTA's counters (SmIssueStalls): off until enabled, so an SM whose CTA scheduler
+  // does not limit CTAs does no per-cycle work for them. issue_stalls(cycle) counts the
+  // core cycles before `cycle` since enabling (including cycles a sleeping SM has not
+  // accounted yet); it only reads. An SM without the counters reports zeros.
+  virtual void enable_issue_stalls() {}
+  virtual SmIssueStalls issue_stalls(uint64_t /*cycle*/) const { return {}; }
   // Kernel boundary (the CTA scheduler's l1_invalidation policy): invalidate the L1
   // caches in `which` (L1Cache bits) at their next edge (mem::CacheControlIF::
   // invalidate_all: valid lines dropped, dirty ones written back, lines awaiting fills kept).

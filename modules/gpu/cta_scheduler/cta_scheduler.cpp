@@ -37,6 +37,9 @@ void CtaSchedulerConfig::validate(const std::string& prefix, uint32_t sms) const
     throw config::ConfigError("key '" + prefix + ".l1_invalidation': \"" + l1_invalidation +
                               "\" is not one of none, on_idle, on_new_kernel");
   l1_invalidation_cache_bits(prefix);
+  if (limit != "none" && limit != "dyncta")
+    throw config::ConfigError("key '" + prefix + ".limit': \"" + limit + "\" is not one of none, dyncta");
+  dyncta.validate(prefix + ".dyncta");
   auto policy = make_steering_policy(steering, steering_config(), prefix);
   if (sms == 0) return;
   SteeringContext ctx;
@@ -72,6 +75,13 @@ CtaScheduler::CtaScheduler(sc_core::sc_module_name name, const CtaSchedulerConfi
   else if (cfg_.l1_invalidation == "on_idle") l1_invalidation_ = L1Invalidation::OnIdle;
   else l1_invalidation_ = L1Invalidation::OnNewKernel;
   l1_invalidation_caches_ = cfg_.l1_invalidation_cache_bits();
+  dyncta_on_ = cfg_.limit == "dyncta";
+  if (dyncta_on_) {
+    dyncta_stats_ = std::make_unique<stats::Group>(stats_, "dyncta");
+    dyncta_limited_ = std::make_unique<stats::Counter>(
+        *dyncta_stats_, "limited", "times an SM with room for a CTA was skipped because its resident CTAs were >= n");
+    dyncta_next_ = cfg_.dyncta.period;
+  }
   sc_core::sc_spawn_options opts;
   opts.spawn_method();
   opts.dont_initialize();
@@ -79,14 +89,44 @@ CtaScheduler::CtaScheduler(sc_core::sc_module_name name, const CtaSchedulerConfi
   sc_core::sc_spawn([this] { run(); }, "process", &opts);
 }
 
-CtaScheduler::~CtaScheduler() = default;
+CtaScheduler::~CtaScheduler() {
+  // Statistics before their groups (children before parents).
+  for (SmSlot& s : sms_) {
+    DynctaSm& d = s.dyn;
+    d.ups.reset();
+    d.downs.reset();
+    d.c_idle.reset();
+    d.c_mem.reset();
+    d.periods.reset();
+    d.n_avg.reset();
+    d.n_final.reset();
+    d.group.reset();
+  }
+  dyncta_limited_.reset();
+  dyncta_stats_.reset();
+}
 
 void CtaScheduler::add_sm(sm::SmCtaIF& sm, const std::string& kind) {
   if (sm.sm_id() != sms_.size())
     throw std::invalid_argument(std::string(name()) + ": SM added as number " + std::to_string(sms_.size()) +
                                 " reports sm_id " + std::to_string(sm.sm_id()) + " (add SMs in id order)");
-  sms_.push_back({&sm, kind, 0, {}, false});
+  sms_.push_back({&sm, kind, 0, {}, false, {}});
   used_.assign(sms_.size(), 0);
+  if (dyncta_on_) {
+    DynctaSm& d = sms_.back().dyn;
+    d.group = std::make_unique<stats::Group>(*dyncta_stats_, "sm" + std::to_string(sm.sm_id()));
+    d.n_final = std::make_unique<GaugeStat>(*d.group, "n", "the SM's CTA limit n at the end");
+    d.n_avg = std::make_unique<stats::Average>(*d.group, "n_avg",
+                                               "n per sampling period, weighted by the period's cycles (mean, min, max)");
+    d.ups = std::make_unique<stats::Counter>(*d.group, "increments", "sampling periods that raised n");
+    d.downs = std::make_unique<stats::Counter>(*d.group, "decrements", "sampling periods that lowered n");
+    d.periods = std::make_unique<stats::Counter>(*d.group, "periods", "sampling periods evaluated while a kernel ran");
+    d.c_idle = std::make_unique<stats::Counter>(
+        *d.group, "c_idle", "C_idle summed over the periods: cycles the SM issued nothing with too few warps");
+    d.c_mem = std::make_unique<stats::Counter>(*d.group, "c_mem",
+                                               "C_mem summed over the periods: cycles the SM issued nothing for memory");
+    sm.enable_issue_stalls();
+  }
   sm.set_completion_callback([this](const sm::CtaCompletion& c) { on_completion(c); });
 }
 
@@ -199,12 +239,15 @@ void CtaScheduler::run() {
 
 bool CtaScheduler::tick(uint64_t cycle) {
   retire_completions();
+  if (dyncta_on_ && cycle >= dyncta_next_) dyncta_period(cycle);
   admit(cycle);
   std::fill(used_.begin(), used_.end(), 0);
   uint32_t issued = 0;
   while (issued < cfg_.ctas_per_cycle && issue_one(cycle, used_)) ++issued;
   if (issued) ++issue_cycles_;
 
+  // DYNCTA samples while kernels run (a boundary may raise n and so admit a CTA).
+  if (dyncta_on_ && !running_.empty()) wake_at(dyncta_next_);
   bool pending = false;
   for (const KernelRecord* r : running_) pending = pending || !r->all_issued();
   if (!pending) return false;
@@ -305,6 +348,7 @@ void CtaScheduler::admit(uint64_t cycle) {
     r->admit_cycle = cycle;
     r->issue_from = cycle + cfg_.kernel_launch_latency + uint64_t{r->cta_count} * cfg_.cta_launch_latency;
     if (r->issue_from > cycle) wake_at(r->issue_from);
+    if (dyncta_on_) dyncta_admitted(*r, cycle);
     running_.push_back(r);
     ++running_changes_;
     it = queue_.erase(it);
@@ -319,6 +363,14 @@ bool CtaScheduler::issue_one(uint64_t cycle, std::vector<uint8_t>& used) {
     const uint32_t s = (rr_next_ + i) % n;
     SmSlot& slot = sms_[s];
     if (used[s] || cycle < slot.eligible_from) continue;
+    if (dyncta_on_ && slot.sm->resident_ctas() >= slot.dyn.n) {
+      for (const KernelRecord* r : running_)
+        if (!r->all_issued() && cycle >= r->issue_from && in_set(r->sm_set, s) && slot.sm->can_accept_cta(*r->kernel)) {
+          ++*dyncta_limited_;
+          break;
+        }
+      continue;
+    }
     for (KernelRecord* r : running_) {
       if (r->all_issued() || cycle < r->issue_from || !in_set(r->sm_set, s) || !slot.sm->can_accept_cta(*r->kernel))
         continue;
@@ -365,6 +417,61 @@ void CtaScheduler::kernel_boundary(SmSlot& slot, const KernelRecord& r) {
   auto finished = [this, k](uint32_t id) { return id != k && record(id).completed(); };
   slot.epoch_kernels.erase(std::remove_if(slot.epoch_kernels.begin(), slot.epoch_kernels.end(), finished),
                            slot.epoch_kernels.end());
+}
+
+}  // namespace gputlm::gpu
+
+namespace gputlm::gpu {
+
+// --- DYNCTA --------------------------------------------------------------------------
+
+void CtaScheduler::dyncta_set(SmSlot& slot, uint32_t n, uint64_t cycle) {
+  DynctaSm& d = slot.dyn;
+  d.n = n;
+  d.n_final->set(n);
+  if (!d.history.empty() && d.history.back().first == cycle) d.history.back().second = n;
+  else d.history.emplace_back(cycle, n);
+}
+
+// A kernel starting on an SM no running kernel uses restarts the SM's n at `initial` of
+// the kernel's occupancy maximum; on an SM shared with running kernels n carries on.
+void CtaScheduler::dyncta_admitted(const KernelRecord& r, uint64_t cycle) {
+  for (uint32_t s : r.sm_set) {
+    bool busy = false;
+    for (const KernelRecord* other : running_) busy = busy || in_set(other->sm_set, s);
+    if (busy) continue;
+    SmSlot& slot = sms_[s];
+    dyncta_set(slot, dyncta_initial(cfg_.dyncta, std::max<uint32_t>(1, slot.sm->max_resident_ctas(*r.kernel))), cycle);
+  }
+}
+
+// The period [period_start, cycle) ended: each SM with a running kernel applies the rule
+// to the period's counts; its maximum is the largest occupancy maximum of the running
+// kernels that may use it.
+void CtaScheduler::dyncta_period(uint64_t cycle) {
+  const uint64_t period = cfg_.dyncta.period;
+  for (uint32_t s = 0; s < sms_.size(); ++s) {
+    SmSlot& slot = sms_[s];
+    DynctaSm& d = slot.dyn;
+    const sm::SmIssueStalls now = slot.sm->issue_stalls(cycle);
+    const uint64_t c_idle = now.idle - d.base.idle, c_mem = now.mem - d.base.mem;
+    d.base = now;
+    const uint64_t start = d.period_start;
+    d.period_start = cycle;
+    uint32_t max = 0;
+    for (const KernelRecord* r : running_)
+      if (in_set(r->sm_set, s)) max = std::max(max, slot.sm->max_resident_ctas(*r->kernel));
+    if (max == 0 || d.n == 0) continue;  // no kernel runs here
+    d.n_avg->sample(d.n, cycle - start);
+    d.c_idle->add(c_idle);
+    d.c_mem->add(c_mem);
+    ++*d.periods;
+    const DynctaDecision next = dyncta_next(cfg_.dyncta, c_idle, c_mem, d.n, max);
+    if (next.step == DynctaStep::Up) ++*d.ups;
+    if (next.step == DynctaStep::Down) ++*d.downs;
+    if (next.n != d.n) dyncta_set(slot, next.n, cycle);
+  }
+  dyncta_next_ = (cycle / period + 1) * period;
 }
 
 }  // namespace gputlm::gpu

@@ -15,6 +15,11 @@
 // its last CTA; a kernel waiting behind it on the same stream is admitted at the next
 // cycle.
 //
+// CTA limit (`limit`, docs/blocks/gpu.md "CTA limit"): none, or dyncta, which caps the
+// CTAs resident on each SM at a per-SM n moved every dyncta.period cycles from the SM's
+// memory and idle stall cycles (dyncta.h). A limited SM gets no new CTA while its resident
+// CTAs (all kernels) are >= n; resident CTAs are never preempted.
+//
 // An idle scheduler (nothing to issue, or every SM of every running kernel full) sleeps
 // until a launch or a CTA completion wakes it.
 //
@@ -34,6 +39,7 @@
 #include "core/clock/clock_domain.h"
 #include "core/config/params.h"
 #include "core/stats/stats.h"
+#include "gpu/cta_scheduler/dyncta.h"
 #include "gpu/dispatch/steering_policy.h"
 #include "sm/sm_cta_if.h"
 
@@ -50,6 +56,8 @@ struct CtaSchedulerConfig {
   IlpTlpSteeringConfig ilp_tlp;
   std::string l1_invalidation = "on_idle";
   std::vector<std::string> l1_invalidation_caches = {"l1d"};
+  std::string limit = "none";
+  DynctaConfig dyncta;
 
   template <class V>
   void visit(V& v) {
@@ -88,6 +96,12 @@ struct CtaSchedulerConfig {
             "the L1 caches a kernel-boundary invalidation drops, any of l1i, l1d, l1c, l1t (GPGPU-Sim "
             "invalidates only the L1D: ldst_unit::invalidate)",
             config::one_of({"l1i", "l1d", "l1c", "l1t"}));
+    v.param("limit", limit,
+            "per-SM limit on resident CTAs below the occupancy maximum: none, or dyncta (DYNCTA, seed §A10: n per "
+            "SM, moved every dyncta.period cycles from the SM's memory/idle stall cycles, see dyncta.*)",
+            config::one_of({"none", "dyncta"}));
+    v.group("dyncta", dyncta, "parameters of limit 'dyncta' (thresholds and period: seed unspec., our reading of "
+                              "Kayiran PACT'13)");
   }
 
   SteeringConfig steering_config() const { return SteeringConfig{split, by_kind, ilp_tlp}; }
@@ -184,8 +198,28 @@ class CtaScheduler : public sc_core::sc_module {
   uint64_t activations() const { return activations_; }
   const CtaSchedulerConfig& config() const { return cfg_; }
 
+  // limit = dyncta: SM `sm`'s current n (0 before its first kernel), and every value it
+  // took as (core cycle from which it holds, n), starting with the value set when a
+  // kernel started on the idle SM. Empty / 0 with limit = none.
+  uint32_t cta_limit(uint32_t sm) const { return sms_.at(sm).dyn.n; }
+  const std::vector<std::pair<uint64_t, uint32_t>>& cta_limit_history(uint32_t sm) const {
+    return sms_.at(sm).dyn.history;
+  }
+  bool limits_ctas() const { return dyncta_on_; }
+
  private:
   enum class L1Invalidation : uint8_t { None, OnIdle, OnNewKernel };
+  // DYNCTA state of one SM.
+  struct DynctaSm {
+    uint32_t n = 0;                   // the limit (0: no kernel has started on the SM yet)
+    sm::SmIssueStalls base;           // the SM's counts at the start of the current period
+    uint64_t period_start = 0;        // first cycle of the current period
+    std::vector<std::pair<uint64_t, uint32_t>> history;
+    std::unique_ptr<stats::Group> group;
+    std::unique_ptr<stats::Counter> ups, downs, c_idle, c_mem, periods;
+    std::unique_ptr<stats::Average> n_avg;
+    std::unique_ptr<GaugeStat> n_final;
+  };
   struct SmSlot {
     sm::SmCtaIF* sm = nullptr;
     std::string kind;
@@ -194,6 +228,7 @@ class CtaScheduler : public sc_core::sc_module {
     // since elaboration), and whether a kernel boundary still owes an invalidation.
     std::vector<uint32_t> epoch_kernels;
     bool owes_invalidation = false;
+    DynctaSm dyn;
   };
   void on_completion(const sm::CtaCompletion& c);
   void wake();
@@ -209,6 +244,10 @@ class CtaScheduler : public sc_core::sc_module {
   SteeringContext steering_context(const sm::KernelInstance* kernel = nullptr) const;
   KernelRecord& record_of(uint32_t kernel_id);
   static bool in_set(const std::vector<uint32_t>& set, uint32_t sm);
+  // DYNCTA: a kernel admitted on `r.sm_set`; the period boundary at `cycle`.
+  void dyncta_admitted(const KernelRecord& r, uint64_t cycle);
+  void dyncta_period(uint64_t cycle);
+  void dyncta_set(SmSlot& slot, uint32_t n, uint64_t cycle);
 
   CtaSchedulerConfig cfg_;
   const ClockDomain& core_;
@@ -230,6 +269,8 @@ class CtaScheduler : public sc_core::sc_module {
   std::map<uint32_t, uint64_t> refused_at_;
   std::vector<uint8_t> used_;          // per SM: got a CTA this cycle (scratch)
   uint32_t rr_next_ = 0;               // first SM tried for the next CTA
+  bool dyncta_on_ = false;             // limit == dyncta
+  uint64_t dyncta_next_ = 0;           // next period boundary
 
   // process state (see run())
   sc_core::sc_event wake_event_, last_cta_issued_event_;
@@ -241,6 +282,8 @@ class CtaScheduler : public sc_core::sc_module {
   stats::Counter ctas_issued_, ctas_completed_, kernels_admitted_, kernels_completed_, issue_cycles_;
   stats::Counter l1_invalidations_, steering_waits_;
   stats::Average cta_time_, last_cta_time_, kernel_cycles_;
+  std::unique_ptr<stats::Group> dyncta_stats_;
+  std::unique_ptr<stats::Counter> dyncta_limited_;
 };
 
 }  // namespace gputlm::gpu

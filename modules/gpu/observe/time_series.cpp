@@ -71,6 +71,14 @@ TimeSeries::TimeSeries(Gpu& gpu, uint64_t period)
     });
   for (int c = 0; c < sm::kKawsStalls; ++c)
     sampler_.add_probe(std::string("stall_kaws.") + kKawsNames[c], [this, c] { return static_cast<double>(kaws_[c]); });
+  // DYNCTA: the mean CTA limit n over the SMs at each sample (a level, not a rate).
+  if (gpu.cta_scheduler().limits_ctas())
+    sampler_.add_probe("dyncta_n", [this] {
+      const CtaScheduler& cs = gpu_.cta_scheduler();
+      double sum = 0;
+      for (uint32_t i = 0; i < cs.sm_count(); ++i) sum += cs.cta_limit(i);
+      return cs.sm_count() ? sum / cs.sm_count() : 0.0;
+    });
   sample(gpu.simulated_to(), true);
   gpu.add_run_observer(*this);
 }
@@ -147,6 +155,10 @@ nlohmann::json TimeSeries::to_json() const {
     const auto& v = column(std::string("stall_kaws.") + c);
     per_interval(std::string("stall_kaws.") + c,
                  [&](std::size_t i, double l) { return ratio(delta(v, i), l * scheds); });
+  }
+  if (gpu_.cta_scheduler().limits_ctas()) {
+    const auto& n = column("dyncta_n");
+    per_interval("dyncta_n", [&](std::size_t i, double) { return n[i]; });
   }
   return {{"period", sampler_.period()}, {"cycle", cycles}, {"series", series}};
 }

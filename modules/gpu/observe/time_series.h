@@ -7,7 +7,8 @@
 //   {"period": N, "cycle": [c1, c2, ...],
 //    "series": {"ipc": [...], "ipc.<launch label>": [...], "l1d_hit_rate": [...],
 //               "l2_hit_rate": [...], "dram_bytes_per_cycle": [...],
-//               "stall.<ELF class>": [...], "stall_kaws.<KAWS class>": [...]}}
+//               "stall.<ELF class>": [...], "stall_kaws.<KAWS class>": [...],
+//               "dyncta_n": [...]}}  (cta_scheduler.limit = dyncta: mean n over the SMs at the sample)
 // cycle[i] is the first cycle after interval i (intervals are [cycle[i-1], cycle[i]),
 // the first from the cycle sampling began); the last interval ends with the run and may
 // be shorter than N.

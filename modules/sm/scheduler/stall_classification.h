@@ -37,6 +37,7 @@ class StallObservation {
  public:
   void add(WarpBlock b) { seen_ |= static_cast<uint8_t>(1u << static_cast<unsigned>(b)); }
   bool has(WarpBlock b) const { return (seen_ >> static_cast<unsigned>(b)) & 1u; }
+  void merge(const StallObservation& o) { seen_ |= o.seen_; }
   bool empty() const { return seen_ == 0; }
   void clear() { seen_ = 0; }
 

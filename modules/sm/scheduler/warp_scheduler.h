@@ -63,6 +63,8 @@ class WarpScheduler : public sc_core::sc_module {
   uint32_t last_issued() const { return last_issued_; }
   ElfStall last_elf_stall() const { return last_elf_; }
   KawsStall last_kaws_stall() const { return last_kaws_; }
+  // The warp blocks seen in the last cycle in which this scheduler issued nothing.
+  const StallObservation& last_observation() const { return last_obs_; }
   WarpBlock last_block(uint32_t slot) const { return last_block_[slot]; }
 
   // Throttling hooks. Warps whose bit is clear may not issue (Mascar stall bits, LAWS-TH
