@@ -72,6 +72,8 @@ class NextLinePrefetcher : public InstructionPrefetcherIF {
   }
   // A refused prefetch is dropped, not retried (a prefetch is a hint).
   void sent(bool) override { has_candidate_ = false; }
+  // Without a candidate the fetch unit may skip its cycle when no warp can fetch.
+  bool may_prefetch() const override { return has_candidate_; }
 
  private:
   uint32_t threshold_, line_;
