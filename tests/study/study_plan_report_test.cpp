@@ -175,6 +175,43 @@ TEST_CASE("study report: a metric added after the jobs ran is read from their st
   }
 }
 
+TEST_CASE("study report: a metric with normalise false is shown raw with a mean and compared raw", "[study]") {
+  const fs::path dir = scratch("report_raw_metric");
+  const std::string exe = (dir / "exe").string();
+  std::ofstream(exe) << "binary";
+  nlohmann::json j = small_study();
+  // A counter only the gto variant has (as ELF's recalculations): normalising to lrr is impossible.
+  j["metrics"].push_back({{"name", "share"}, {"path", "total.share"}, {"normalise", false}, {"higher_is_better", false}});
+  j["reference"] = {{{"variant", "gto"}, {"metric", "share"}, {"scope", "all"}, {"value", 0.2}, {"source", "000"},
+                     {"section", "Fig. 8"}}};
+  const StudySpec s = read_study(write_study(dir, j));
+  REQUIRE(s.find_metric("share"));
+  CHECK_FALSE(s.find_metric("share")->normalise);
+  CHECK(s.find_metric("ipc")->normalise);
+  CHECK(s.find_metric("nothing") == nullptr);
+  const Plan p = make_plan(s, options(dir, exe));
+  fake_result(p, cell(p, "vecadd", "lrr").job_id, true, {{"ipc", 100.0}});
+  fake_result(p, cell(p, "vecadd", "gto").job_id, true, {{"ipc", 125.0}, {"share", 0.1}});
+  fake_result(p, cell(p, "scan", "lrr").job_id, true, {{"ipc", 50.0}});
+  fake_result(p, cell(p, "scan", "gto").job_id, true, {{"ipc", 50.0}, {"share", 0.4}});
+  const Report r = make_report(s, p);
+  for (const CellRow& row : r.rows)
+    if (row.cell.variant == "gto") CHECK(row.norm.at("share") == row.value.at("share"));
+  double all = -1;
+  for (const Aggregate& a : r.aggregates)
+    if (a.variant == "gto" && a.metric == "share" && a.cls == "all") all = a.value;
+  CHECK(all == Approx(0.25));  // arithmetic mean of 0.1 and 0.4 (the geomean would be 0.2)
+  REQUIRE(r.references.size() == 1);
+  CHECK(*r.references[0].ours == Approx(0.25));
+  const std::string text = slurp(write_report(r, s, p, (dir / "out").string(), false));
+  CHECK_THAT(text, Catch::Contains("## share (small; raw values, not normalised; mean)"));
+  CHECK_THAT(text, Catch::Contains("| **mean (all)** | | | — | **0.250** |"));
+  CHECK_THAT(text, Catch::Contains("| gto | share (raw) | all | small | 0.250 | 0.200 | 1.25 |"));
+  // The key must be a boolean.
+  j["metrics"].back()["normalise"] = "no";
+  CHECK_THROWS_WITH(read_study(write_study(dir, j)), Catch::Contains("normalise") && Catch::Contains("true or false"));
+}
+
 TEST_CASE("study plan: a size set's skip leaves out those cells only in that set", "[study]") {
   const fs::path dir = scratch("plan_skip");
   const std::string exe = (dir / "exe").string();

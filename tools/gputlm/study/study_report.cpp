@@ -109,9 +109,12 @@ Report make_report(const StudySpec& study, const Plan& plan) {
     if (r && r->ok) {
       row.value = r->metrics;
       auto b = base.find({c.workload, c.size});
-      for (const auto& [m, v] : r->metrics)
-        if (b != base.end() && b->second->metrics.count(m) && b->second->metrics.at(m) != 0)
+      for (const auto& [m, v] : r->metrics) {
+        const Metric* spec = study.find_metric(m);
+        if (spec && !spec->normalise) row.norm[m] = v;  // shown raw
+        else if (b != base.end() && b->second->metrics.count(m) && b->second->metrics.at(m) != 0)
           row.norm[m] = v / b->second->metrics.at(m);
+      }
     }
     rep.rows.push_back(row);
   }
@@ -129,7 +132,8 @@ Report make_report(const StudySpec& study, const Plan& plan) {
             if (row.cell.size == size && row.cell.variant == v.name && (cls == "all" || row.cls == cls) &&
                 row.norm.count(m.name))
               vals.push_back(row.norm.at(m.name));
-          if (auto a = combine(vals, study.aggregate)) rep.aggregates.push_back({size, v.name, m.name, cls, *a, vals.size()});
+          if (auto a = combine(vals, m.normalise ? study.aggregate : "mean"))
+            rep.aggregates.push_back({size, v.name, m.name, cls, *a, vals.size()});
         }
 
   for (const Reference& ref : study.references)
@@ -219,7 +223,8 @@ std::string markdown(const Report& rep, const StudySpec& study, const Plan& plan
   }
   for (const std::string& size : plan.sizes)
     for (const Metric& m : study.metrics) {
-      md << "\n## " << m.name << " normalised to " << study.baseline << " (" << size << ")\n\n";
+      if (m.normalise) md << "\n## " << m.name << " normalised to " << study.baseline << " (" << size << ")\n\n";
+      else md << "\n## " << m.name << " (" << size << "; raw values, not normalised; mean)\n\n";
       md << "| workload | class | " << study.baseline << " " << m.name << " |";
       for (const Variant& v : study.variants) md << " " << v.name << " |";
       md << "\n|---|---|---|";
@@ -241,7 +246,7 @@ std::string markdown(const Report& rep, const StudySpec& study, const Plan& plan
         md << "| " << w << " | " << cls << " | " << base << " |" << cells.str() << "\n";
       }
       for (const std::string& cls : rep.classes) {
-        md << "| **" << study.aggregate << " (" << cls << ")** | | |";
+        md << "| **" << (m.normalise ? study.aggregate : std::string("mean")) << " (" << cls << ")** | | |";
         for (const Variant& v : study.variants) {
           std::string cell = "—";
           for (const Aggregate& a : rep.aggregates)
@@ -252,10 +257,11 @@ std::string markdown(const Report& rep, const StudySpec& study, const Plan& plan
       }
     }
   if (!rep.references.empty()) {
-    md << "\n## Beside the papers\n\n| variant | metric (normalised) | scope | size | ours | paper | ours / paper | source |\n"
+    md << "\n## Beside the papers\n\n| variant | metric (normalised unless raw) | scope | size | ours | paper | ours / paper | source |\n"
        << "|---|---|---|---|---|---|---|---|\n";
     for (const ReferenceRow& r : rep.references)
-      md << "| " << r.ref.variant << " | " << r.ref.metric << " | " << r.ref.scope << " | " << r.size << " | "
+      md << "| " << r.ref.variant << " | " << r.ref.metric
+         << (study.find_metric(r.ref.metric) && !study.find_metric(r.ref.metric)->normalise ? " (raw)" : "") << " | " << r.ref.scope << " | " << r.size << " | "
          << (r.ours ? fixed(*r.ours) : "—") << " | " << fixed(r.ref.value) << " | "
          << (r.ours ? fixed(*r.ours / r.ref.value, 2) : "—") << " | " << r.ref.source << ", " << r.ref.section
          << (r.ref.note.empty() ? "" : " (" + r.ref.note + ")") << " |\n";

@@ -100,6 +100,7 @@ nlohmann::json Metric::to_json() const {
   nlohmann::json j{{"name", name}, {"higher_is_better", higher_is_better}};
   if (!path.empty()) j["path"] = path;
   if (!numerator.empty()) j["ratio"] = {numerator, denominator};
+  if (!normalise) j["normalise"] = false;
   return j;
 }
 
@@ -129,11 +130,21 @@ Metric Metric::from_json(const nlohmann::json& j, const std::string& where) {
     if (!j.at("higher_is_better").is_boolean()) r.fail("must be true or false", "higher_is_better");
     m.higher_is_better = j.at("higher_is_better").get<bool>();
   }
+  if (r.has("normalise")) {
+    if (!j.at("normalise").is_boolean()) r.fail("must be true or false", "normalise");
+    m.normalise = j.at("normalise").get<bool>();
+  }
   r.done();
   if (m.path.empty() == m.numerator.empty())
     throw StudyError(where + ": metric '" + m.name + "' needs exactly one of \"path\" or \"ratio\"");
   if (!valid_name(m.name)) throw StudyError(where + ": metric name '" + m.name + "' must be letters, digits, _ - . +");
   return m;
+}
+
+const Metric* StudySpec::find_metric(const std::string& n) const {
+  for (const Metric& m : metrics)
+    if (m.name == n) return &m;
+  return nullptr;
 }
 
 const Variant& StudySpec::variant(const std::string& n) const {

@@ -34,6 +34,9 @@ struct Metric {
   std::string path;                          // one sum, or empty
   std::string numerator, denominator;        // ratio, or empty
   bool higher_is_better = true;
+  // false: shown and aggregated as raw values (arithmetic mean), e.g. shares of cycles or a
+  // counter only some variants have; references then compare raw values too.
+  bool normalise = true;
   nlohmann::json to_json() const;
   static Metric from_json(const nlohmann::json& j, const std::string& where);
 };
@@ -82,6 +85,7 @@ struct StudySpec {
   std::string discussion;      // absolute path of a Markdown file the report ends with, or empty
 
   const Variant& variant(const std::string& name) const;
+  const Metric* find_metric(const std::string& name) const;  // nullptr if not in `metrics`
   const Metric& metric(const std::string& name) const;
   std::string class_of(const std::string& workload) const;  // "other" when unclassified
 };
