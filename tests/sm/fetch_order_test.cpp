@@ -54,6 +54,7 @@ TEST_CASE("fetch prefetcher: next line after a demand miss, gated by occupied MS
   auto pf = make_instruction_prefetcher(cfg, 128);
   uint64_t line = 0;
   CHECK_FALSE(pf->next(0, line));  // nothing missed yet
+  CHECK_FALSE(pf->may_prefetch());  // the fetch unit may sleep with no warp to fetch
   mem::AccessRecord hit;
   hit.kind = AccessKind::InstFetch;
   hit.address = 0x1000;
@@ -64,11 +65,13 @@ TEST_CASE("fetch prefetcher: next line after a demand miss, gated by occupied MS
   miss.address = 0x1010;
   miss.outcome = mem::AccessOutcome::PrimaryMiss;
   pf->observe(miss);
+  CHECK(pf->may_prefetch());
   CHECK_FALSE(pf->next(16, line));  // gate closed at T
   REQUIRE(pf->next(15, line));
   CHECK(line == 0x1080);
   pf->sent(true);
   CHECK_FALSE(pf->next(0, line));
+  CHECK_FALSE(pf->may_prefetch());
 
   cfg.prefetch_mshr_threshold = 0;  // T = 0 disables
   auto off = make_instruction_prefetcher(cfg, 128);
