@@ -102,6 +102,8 @@ std::unique_ptr<CoalescerIF> make_coalescer(const CoalescerConfig& cfg, const st
 // impl=compare and the RTL testbenches report).
 std::string first_difference(const std::vector<LineRequest>& model, const std::vector<LineRequest>& rtl);
 std::string to_string(const LineRequest& r);
+// Whether two requests are the same on every field the RTL drives.
+bool same_request(const LineRequest& a, const LineRequest& b);
 
 class Coalescer : public CoalescerIF {
  public:

@@ -26,14 +26,16 @@ std::string to_string(const LineRequest& r) {
   return s;
 }
 
+bool same_request(const LineRequest& a, const LineRequest& b) {
+  return a.line_address == b.line_address && a.segment_address == b.segment_address &&
+         a.sector_mask == b.sector_mask && a.lane_mask == b.lane_mask && a.byte_mask == b.byte_mask;
+}
+
 std::string first_difference(const std::vector<LineRequest>& model, const std::vector<LineRequest>& rtl) {
   const std::size_t n = std::max(model.size(), rtl.size());
   for (std::size_t i = 0; i < n; ++i) {
     const bool in_m = i < model.size(), in_r = i < rtl.size();
-    if (in_m && in_r && model[i].line_address == rtl[i].line_address &&
-        model[i].segment_address == rtl[i].segment_address && model[i].sector_mask == rtl[i].sector_mask &&
-        model[i].lane_mask == rtl[i].lane_mask && model[i].byte_mask == rtl[i].byte_mask)
-      continue;
+    if (in_m && in_r && same_request(model[i], rtl[i])) continue;
     return "request " + std::to_string(i) + " of " + std::to_string(model.size()) + " (model) / " +
            std::to_string(rtl.size()) + " (rtl):\n  model: " + (in_m ? to_string(model[i]) : "(none)") +
            "\n  rtl:   " + (in_r ? to_string(rtl[i]) : "(none)");

@@ -86,27 +86,6 @@ std::vector<Job> make_jobs() {
   return jobs;
 }
 
-std::string describe(const LineRequest& r) {
-  char head[160];
-  std::snprintf(head, sizeof head, "line 0x%llx segment 0x%llx sectors 0x%x lanes 0x%08x bytes ",
-                static_cast<unsigned long long>(r.line_address), static_cast<unsigned long long>(r.segment_address),
-                r.sector_mask, r.lane_mask);
-  std::string s = head;
-  for (int w = static_cast<int>(kMaxLineBytes / 32) - 1; w >= 0; --w) {
-    uint32_t word = 0;
-    for (uint32_t b = 0; b < 32; ++b) word |= static_cast<uint32_t>(r.byte_mask[static_cast<std::size_t>(w) * 32 + b]) << b;
-    char x[12];
-    std::snprintf(x, sizeof x, "%08x", word);
-    s += x;
-  }
-  return s;
-}
-
-bool same(const LineRequest& a, const LineRequest& b) {
-  return a.line_address == b.line_address && a.segment_address == b.segment_address &&
-         a.sector_mask == b.sector_mask && a.lane_mask == b.lane_mask && a.byte_mask == b.byte_mask;
-}
-
 struct Result {
   std::string error;  // the first difference, "" when none
   std::size_t accesses = 0, pieces = 0, requests = 0;
@@ -274,9 +253,9 @@ class CoalescerScBench : public sc_core::sc_module {
       const sc_dt::sc_bv<128> bytes = out_byte_mask.read();
       for (int b = 0; b < 128; ++b)
         if (bytes[b].to_bool()) got.byte_mask.set(static_cast<std::size_t>(b));
-      if (!same(job.want[sent_], got))
+      if (!same_request(job.want[sent_], got))
         return fail("transaction mismatch at " + where() + ", request " + std::to_string(sent_) + " of " +
-                    std::to_string(r) + ":\n  model: " + describe(job.want[sent_]) + "\n  rtl:   " + describe(got));
+                    std::to_string(r) + ":\n  model: " + sm::to_string(job.want[sent_]) + "\n  rtl:   " + sm::to_string(got));
       ++result_.requests;
       quiet_ = 0;
     }
