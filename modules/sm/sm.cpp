@@ -20,6 +20,22 @@ LsuPlacement placement(const SmConfig& cfg, uint32_t sm_id, uint32_t num_sms) {
 }
 }  // namespace
 
+// Mascar's view of the memory side (002 §III-A/D): the saturation flag the LSU forwards
+// from the L1s, the re-execution queue's head and per-warp state, the L1D's owner input,
+// the LSU's saturation stall and the L1D's presence probe.
+struct Sm::MascarPort final : MascarMemoryIF {
+  explicit MascarPort(Sm& sm) : sm(sm) {}
+  bool memory_saturated() const override { return sm.lsu_.memory_saturated(); }
+  int32_t reexec_head_warp() const override { return sm.lsu_.reexec_queue().head_warp(); }
+  bool reexec_has_queued(uint32_t warp) const override {
+    return sm.lsu_.reexec_queue().has_queued(static_cast<int32_t>(warp));
+  }
+  void set_owner_warp(int32_t warp) override { sm.l1d_.set_owner_warp(warp); }
+  bool lsu_saturation_stalled(uint64_t cycle) const override { return sm.lsu_.saturation_stalled(cycle); }
+  bool l1d_holds(uint64_t address) const override { return sm.l1d_.probe(address); }
+  Sm& sm;
+};
+
 Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32_t num_sms,
        const ClockDomain& core_clock, stats::Group& parent, SocketTapIF* taps)
     : sc_core::sc_module(name),
@@ -79,6 +95,21 @@ Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32
   bind_tapped(lsu_.l1t, l1t_.upstream, taps, "l1t", lsu_.name(), l1t_.name(), core_clock, taps_);
   lsu_.bypass.bind(arbiter_.upstream);  // atomics past the L1D (lsu.atomics_bypass_l1d)
   lsu_.l1d_status.bind(l1d_.status_export);
+  lsu_.l1c_status.bind(l1c_.status_export);
+  lsu_.l1t_status.bind(l1t_.status_export);
+  if (MascarState* mascar = core_.mascar()) {
+    mascar_port_ = std::make_unique<MascarPort>(*this);
+    mascar->set_memory(mascar_port_.get());
+    lsu_.set_sent_observer([mascar](const WarpInstruction& wi) { mascar->sent(wi.warp, *wi.instr); });
+  }
+  if (cfg_.lsu.reexec_queue.policy == "car") {
+    // CAR's one memory instruction per warp in the queue (002 §III-C): a warp with a queued
+    // request waits at issue of its next instruction that goes to an L1 (digest §Z34).
+    for (uint32_t i = 0; i < cfg_.scheduler.count; ++i)
+      core_.scheduler(i).set_issue_filter([this](uint32_t slot, const isa::Instruction& in) {
+        return !is_l1_memory_instruction(in) || !lsu_.reexec_queue().has_queued(static_cast<int32_t>(slot));
+      });
+  }
   writeback_.out.bind(core_.writeback_in);
 
   // L1 misses -> memory port (port order: LSU bypass, L1I, L1D, L1C, L1T).

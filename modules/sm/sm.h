@@ -83,6 +83,7 @@ class Sm : public sc_core::sc_module, public SmCtaIF {
   const ClockedProcess& process() const { return *process_; }
 
  private:
+  struct MascarPort;  // the memory side Mascar reads and drives (sm.cpp)
   bool tick(uint64_t cycle);
 
   uint32_t sm_id_;
@@ -96,6 +97,7 @@ class Sm : public sc_core::sc_module, public SmCtaIF {
   Lsu lsu_;
   Writeback writeback_;
   std::vector<std::unique_ptr<TlmPassThrough>> taps_;  // observers on sockets, when asked for
+  std::unique_ptr<MascarPort> mascar_port_;  // with sm.scheduler.policy = mascar only
   std::unique_ptr<ClockedProcess> process_;
 };
 

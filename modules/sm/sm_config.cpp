@@ -74,6 +74,21 @@ void SmConfig::validate(const std::string& key_prefix) const {
   if (lsu.texture_line_size != l1t.line_size)
     fail("lsu.texture_line_size", "is " + std::to_string(lsu.texture_line_size) + " but the L1T line is " +
                                       std::to_string(l1t.line_size));
+  if (scheduler.policy == "mascar") {
+    // 002 §III-A: the flag must rise before an L1's MSHRs or miss queue are full, or the
+    // owner warp could not issue when MP mode starts.
+    for (const char* k : {"l1d", "l1c", "l1t"}) {
+      const mem::CacheConfig& c = k[2] == 'd' ? l1d : k[2] == 'c' ? l1c : l1t;
+      if (c.mshr.almost_full_margin == 0)
+        fail(std::string(k) + ".mshr.almost_full_margin",
+             "must be at least 1 under sm.scheduler.policy = mascar (the saturation flag must rise before the MSHRs "
+             "are full, 002 §III-A)");
+      if (c.saturation_margin == 0)
+        fail(std::string(k) + ".saturation_margin",
+             "must be at least 1 under sm.scheduler.policy = mascar (the saturation flag must rise before the miss "
+             "queue is full, 002 §III-A)");
+    }
+  }
   operand_collector.validate(p + "operand_collector");
   exec.validate(p + "exec");
   lsu.validate(p + "lsu");

@@ -104,6 +104,28 @@ struct CcwsSchedulerConfig {
   }
 };
 
+// Mascar memory-aware scheduling (digest §B5; Sethia et al., HPCA'15): EP/MP modes from
+// the L1 saturation flag, one owner warp per SM in MP mode. Readings of the open points
+// (digest §Z30-34): docs/blocks/scheduler.md, "Mascar".
+struct MascarSchedulerConfig {
+  std::string memory_instructions = "l1";
+  bool stranded_hits = true;
+
+  template <class V>
+  void visit(V& v) {
+    v.param("memory_instructions", memory_instructions,
+            "which instructions are memory instructions (the WST is_mem bit, what only the owner may issue in MP "
+            "mode): l1 (those the LSU sends to an L1 cache: global, local, generic, constant, parameter and "
+            "texture accesses and atomics; 002's memory requests) or lsu (every instruction of the LSU, shared "
+            "memory included)",
+            config::one_of({"l1", "lsu"}));
+    v.param("stranded_hits", stranded_hits,
+            "count sm<i>.mascar.stranded_hit_cycles (002 Fig. 5): in cycles without issue while the LSU is "
+            "stalled by saturation, the next global load of every warp is probed in the L1D (host time)",
+            config::any());
+  }
+};
+
 struct SchedulerConfig {
   uint32_t count = 2;
   std::string policy = "gto";
@@ -115,6 +137,7 @@ struct SchedulerConfig {
   std::string impl = "tlm";
   ElfSchedulerConfig elf;
   CcwsSchedulerConfig ccws;
+  MascarSchedulerConfig mascar;
 
   template <class V>
   void visit(V& v) {
@@ -131,7 +154,9 @@ struct SchedulerConfig {
             "priority by warp id), elf (lowest ELF warp priority first, ties oldest first), two_level "
             "(fetch groups: inner_policy inside the active group, outer_policy between groups), swl (GTO over the warp_limit oldest warps; B-SWL), "
             "ccws (GTO; warps whose stacked lost-locality score is above the cutoff may not issue loads; "
-            "Rogers MICRO'12)",
+            "Rogers MICRO'12), mascar (002: EP mode memory-ready warps first, GTO within; MP mode, while an L1 "
+            "is almost full, compute-ready warps first, oldest within, and only the owner warp issues memory "
+            "instructions)",
             config::one_of(scheduler_policy_names()));
     v.param("dual_issue", dual_issue,
             "a scheduler may issue a second instruction of the same warp in the same cycle (its "
@@ -151,6 +176,7 @@ struct SchedulerConfig {
             config::at_least(1));
     v.group("elf", elf, "elf: program points and warp priority table (000 §3.1-3.2)");
     v.group("ccws", ccws, "ccws: victim tag arrays and lost-locality scoring (digest §A9, Rogers MICRO'12)");
+    v.group("mascar", mascar, "mascar: memory-aware scheduling (digest §B5, 002 §III-A/B)");
   }
 };
 

@@ -28,7 +28,7 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id
       sm_id_(sm_id),
       clock_(core_clock),
       table_(cfg_.max_warps, cfg_.fetch.ibuffer_entries),
-      shared_(group, cfg_.scheduler, cfg_.max_warps),
+      shared_(group, cfg_.scheduler, cfg_.max_warps, cfg_.l1d.line_size),
       ctas_(cfg_.max_ctas),
       cycles_(group, "cycles", "core cycles with at least one resident CTA"),
       writebacks_(group, "writebacks", "warp instructions written back"),
@@ -137,6 +137,7 @@ void SmCore::retire_finished_warps(uint64_t cycle) {
     ++warps_completed_;
     for (auto& sch : schedulers_) sch->warp_removed(w);
     if (shared_.ccws) shared_.ccws->warp_removed(w);
+    if (shared_.mascar) shared_.mascar->warp_removed(w);
     const uint32_t cta_slot = s.cta_slot;  // copied: clearing the table below resets `s`
     CtaSlot& c = ctas_[cta_slot];
     if (--c.warps_left != 0) continue;
@@ -190,6 +191,7 @@ bool SmCore::tick_issue(uint64_t cycle) {
       idle_sleep_cycles_.add(gap);
       for (auto& s : schedulers_) s->account_skipped(gap);
       fetch_->account_skipped(gap);
+      if (shared_.mascar) shared_.mascar->account_skipped(gap);
       if (last_issue_stall_ == 1) issue_stalls_.idle += gap;
       else if (last_issue_stall_ == 2) issue_stalls_.mem += gap;
     }
@@ -209,9 +211,12 @@ bool SmCore::tick_issue(uint64_t cycle) {
       if (table_.live(w)) active |= uint64_t{1} << w;
     shared_.ccws->advance(cycle, active);
   }
+  // Mascar: mode from the saturation flag, WST, owner release and hand-over.
+  if (shared_.mascar) shared_.mascar->begin_cycle(cycle, table_, *scoreboard_);
   // A warp held by a busy unit is released by that unit, which reports itself busy while
   // its availability can change without an outside event (PipelineStage::tick).
   for (auto& s : schedulers_) issued_this_cycle_ += s->tick(cycle);
+  if (shared_.mascar) shared_.mascar->end_cycle(cycle, issued_this_cycle_ > 0, table_);
   if (issue_stalls_on_) {
     last_issue_stall_ = 0;
     if (issued_this_cycle_ == 0) {

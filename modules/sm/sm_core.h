@@ -73,6 +73,9 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
   WarpInstructionPool& pool() { return shared_.pool; }
   // CCWS's per-SM state (VTAs, lost-locality scores) with sm.scheduler.policy = ccws, else null.
   CcwsState* ccws() { return shared_.ccws.get(); }
+  // Mascar's per-SM state (mode, WST, owner) with sm.scheduler.policy = mascar, else null;
+  // the SM gives it its memory side (MascarState::set_memory).
+  MascarState* mascar() { return shared_.mascar.get(); }
   uint64_t instructions_in_flight() const;
   // True when nothing is resident or in flight (end-of-run check).
   bool idle() const;

@@ -107,6 +107,12 @@ class GridExecution {
   // The instruction `w` would execute next, or nullptr if the warp finished.
   const Instruction* peek(const WarpContext& w) const;
   uint64_t peek_pc(const WarpContext& w) const;  // 0 if finished
+  // The global addresses the next instruction of `w` would load, without executing it
+  // (peek_addresses.cpp; Mascar's stranded-hit count). True for a ld/ldu whose address is
+  // [reg + imm] or [global symbol + imm] in global or generic space: `mask` gets the
+  // executing lanes whose address is global (generic ones resolving elsewhere are left
+  // out) and addr[lane] their addresses. False for anything else (nothing written).
+  bool peek_global_load(const WarpContext& w, uint64_t (&addr)[32], uint32_t& mask) const;
 
   // Throws ExecError naming the CTA and every warp's PC if no warp of `cta` can make
   // progress (all live warps wait at barriers that cannot complete).

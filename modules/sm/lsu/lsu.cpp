@@ -57,6 +57,8 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuConfig& cfg, const LsuPlacement&
       l1t("l1t"),
       bypass("bypass"),
       l1d_status("l1d_status"),
+      l1c_status("l1c_status"),
+      l1t_status("l1t_status"),
       cfg_([&] {
         cfg.validate("lsu");
         return cfg;
@@ -68,7 +70,6 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuConfig& cfg, const LsuPlacement&
       texture_coalescer_(make_coalescer(with_line(cfg_.coalescer, cfg_.texture_line_size), "lsu.texture_line_size")),
       shared_(cfg_.shared_memory, "lsu.shared_memory"),
       local_map_{cfg_.local_base, placement.num_sms, placement.threads_per_sm},
-      queue_(make_reexec_queue(cfg_.reexec_queue, "lsu.reexec_queue")),
       pool_(kMaxLineBytes, std::string(basename()) + ".payloads"),
       slots_(cfg_.max_inflight),
       free_slots_(cfg_.max_inflight),
@@ -94,6 +95,8 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuConfig& cfg, const LsuPlacement&
       reservation_fails_(stats_, "reservation_fails", "requests refused by an L1, by cause", kFailLabels) {
   if (placement.warp_size == 0 || placement.warp_size > 32)
     throw config::ConfigError("lsu: warp size must be in [1, 32], got " + std::to_string(placement.warp_size));
+  // After the LSU's own statistics: a queue with statistics (car) adds its group to ours.
+  queue_ = make_reexec_queue(cfg_.reexec_queue, "lsu.reexec_queue", &stats_);
   status_export.bind(*this);
   in.register_receiver([this](WarpInstruction& wi) { receive(wi); });
   l1d.register_nb_transport_bw(this, &Lsu::nb_transport_bw, static_cast<int>(L1Port::Data));
@@ -124,6 +127,12 @@ tlm_utils::simple_initiator_socket_tagged<Lsu>& Lsu::socket(L1Port p) {
     case L1Port::Bypass: break;
   }
   return bypass;
+}
+
+bool Lsu::memory_saturated() const {
+  for (const auto* p : {&l1d_status, &l1c_status, &l1t_status})
+    if (p->size() > 0 && (*p)->saturated()) return true;
+  return false;
 }
 
 bool Lsu::can_accept() const { return !latch_ && free_slots_ > 0 && !queue_->blocks_new_instructions(); }
@@ -169,9 +178,10 @@ void Lsu::process_events(uint64_t cycle) {
     const MemExtension& ext = mem_ext(gp);
     if (ext.status != MemStatus::Ok) {  // refused after a withheld END_REQ
       if (!was_deferred) throw LsuError(std::string(name()) + ": refusal for a request that was not waiting");
-      const LsuRequest r = deferred_;
+      LsuRequest r = deferred_;
       deferred_.gp = nullptr;
       rejected(gp);
+      r.nacked = last_refusal_nack_;
       if (queue_->take(r, cycle)) {
         if (!deferred_from_queue_) ++next_send_;
       } else if (deferred_from_queue_) {
@@ -194,7 +204,7 @@ void Lsu::accepted(tlm::tlm_generic_payload& gp) {
   ++requests_;
   ++outstanding_;
   Slot& s = slots_[link.slot];
-  --s.unsent;
+  if (--s.unsent == 0 && sent_observer_) sent_observer_(*s.wi);
   if (link.data) {
     ++s.pending;
   } else {
@@ -218,6 +228,7 @@ void Lsu::answered(tlm::tlm_generic_payload& gp) {
 void Lsu::rejected(tlm::tlm_generic_payload& gp) {
   MemExtension& ext = mem_ext(gp);
   reservation_fails_.add(fail_index(ext));
+  last_refusal_nack_ = ext.status == MemStatus::Nack;
   ext.status = MemStatus::Ok;  // ready to be sent again
   ext.fail_cause = ReservationFail::None;
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
@@ -282,6 +293,7 @@ void Lsu::send_requests(uint64_t cycle) {
         deferred_from_queue_ = from_queue;
         return;
       case SendResult::Rejected:
+        r.nacked = last_refusal_nack_;
         if (queue_->take(r, cycle)) {
           if (!from_queue) ++next_send_;
           break;
@@ -290,6 +302,7 @@ void Lsu::send_requests(uint64_t cycle) {
           throw LsuError(std::string(name()) + ": re-execution queue " + queue_->name() +
                          " refused back its own request");
         ++lsu_sat_stall_cycles_;  // the head stays; retried next cycle
+        refused_kept_cycle_ = cycle;
         return;
     }
   }

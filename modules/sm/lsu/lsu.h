@@ -32,6 +32,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <systemc>
@@ -78,6 +79,8 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   // To the SM's memory port past the L1D: atomics when atomics_bypass_l1d is set.
   tlm_utils::simple_initiator_socket_tagged<Lsu> bypass;
   sc_core::sc_port<mem::CacheStatusIF, 1, sc_core::SC_ZERO_OR_MORE_BOUND> l1d_status;
+  // The constant and texture caches' status (Mascar observes their saturation too).
+  sc_core::sc_port<mem::CacheStatusIF, 1, sc_core::SC_ZERO_OR_MORE_BOUND> l1c_status, l1t_status;
 
   // Validates cfg (config::ConfigError naming "lsu.<key>").
   Lsu(sc_core::sc_module_name name, const LsuConfig& cfg, const LsuPlacement& placement, const ClockDomain& domain,
@@ -96,6 +99,19 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   // Store / reduction requests of `warp` sent and not yet acknowledged (membar, exit).
   uint32_t pending_stores(uint32_t warp) const { return warp < pending_stores_.size() ? pending_stores_[warp] : 0; }
   const ReexecQueueIF& reexec_queue() const { return *queue_; }
+  // Called once per memory instruction when the L1s have accepted all of its requests (or
+  // it had none): Mascar keeps ownership until its owner's accesses reached the L1. Unset
+  // (default): nothing is called.
+  void set_sent_observer(std::function<void(const WarpInstruction&)> f) { sent_observer_ = std::move(f); }
+  // Mascar's memory saturation flag (002 §III-A), which the LSU forwards from the L1s to
+  // the schedulers: some bound L1 (data, constant, texture) is almost full.
+  bool memory_saturated() const;
+  // The LSU is stalled by saturation in `cycle` (after its tick): an L1 refused its head
+  // request and it stays (no queue took it), or a full re-execution queue keeps new
+  // instructions out (Mascar's LSU stall, 002 Figs 2 and 11).
+  bool saturation_stalled(uint64_t cycle) const {
+    return refused_kept_cycle_ == cycle || queue_->blocks_new_instructions();
+  }
   bool idle() const;
   stats::Group& stats_group() { return stats_; }
 
@@ -152,6 +168,9 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   std::size_t next_send_ = 0;
   LsuRequest deferred_;            // END_REQ withheld by an L1 (gp null: none)
   bool deferred_from_queue_ = false;
+  bool last_refusal_nack_ = false;            // the last refusal was a NACK (for the queue's counts)
+  uint64_t refused_kept_cycle_ = ~uint64_t{0};  // last cycle a refused head request stayed
+  std::function<void(const WarpInstruction&)> sent_observer_;
   uint32_t outstanding_ = 0;
   InputBuffer<Event> events_;
   std::vector<uint32_t> pending_stores_;

@@ -35,6 +35,7 @@ void Lsu::prepare(uint64_t cycle) {
   next_send_ = 0;
   ++instructions_;
   build_requests(wi, slot, cycle);
+  if (slots_[slot].unsent == 0 && sent_observer_) sent_observer_(wi);  // nothing for an L1
 }
 
 void Lsu::build_requests(const WarpInstruction& wi, uint32_t slot, uint64_t cycle) {

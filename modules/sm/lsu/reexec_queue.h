@@ -14,6 +14,7 @@
 #include <tlm>
 
 #include "core/config/params.h"
+#include "core/stats/stats.h"
 #include "core/tlm/mem_extension.h"
 #include "mem/cache/cache_types.h"
 
@@ -32,6 +33,7 @@ struct LsuRequest {
   int32_t warp = -1;
   AccessKind kind = AccessKind::Load;
   uint64_t seq = 0;  // issue order of its warp instruction
+  bool nacked = false;  // set by the LSU on a refused request: the L1 NACKed it (Mascar owner rule)
 };
 
 struct ReexecQueueConfig {
@@ -44,8 +46,10 @@ struct ReexecQueueConfig {
     v.param("policy", policy,
             "re-execution queue between LSU and L1: none (a refused request blocks the LSU and is retried each "
             "cycle); newcar (ELF 000 §3.4: refused requests and those the per-warp ordering rules hold are "
-            "queued, served when the queue is full or the LSU idle); Mascar's CAR plugs in here",
-            config::one_of({"none", "newcar"}));
+            "queued, served when the queue is full or the LSU idle); car (Mascar 002 §III-C/D: refused and "
+            "NACKed requests are queued, one memory instruction per warp, served head first when the queue is "
+            "full or the LSU idle, a request refused again goes to the tail)",
+            config::one_of({"none", "newcar", "car"}));
     v.param("entries", entries, "queue entries (Mascar / ELF: 32)", config::at_least(1));
     v.param("service", service,
             "newcar: which eligible entry is served (digest §Z7): rotate (after the L1 refuses a queued request, "
@@ -73,13 +77,18 @@ class ReexecQueueIF {
   virtual uint32_t occupancy() const = 0;
   // Mascar: at most one queued instruction per warp; schedulers may read this.
   virtual bool has_queued(int32_t warp) const = 0;
+  // Mascar: the warp of the entry the queue serves next (a new owner when ownership is
+  // released with no memory-ready warp, 002 §III-D); -1 when empty or not tracked.
+  virtual int32_t head_warp() const { return -1; }
   // The L1 data cache's status, for policies that look at saturation / MSHR occupancy
   // (may be null when not bound).
   virtual void set_l1_status(const mem::CacheStatusIF* /*status*/) {}
 };
 
-// Throws config::ConfigError naming `key` for an unknown policy.
-std::unique_ptr<ReexecQueueIF> make_reexec_queue(const ReexecQueueConfig& cfg, const std::string& key);
+// Throws config::ConfigError naming `key` for an unknown policy. A policy with statistics
+// (car) puts its group under `stats_parent` when given.
+std::unique_ptr<ReexecQueueIF> make_reexec_queue(const ReexecQueueConfig& cfg, const std::string& key,
+                                                 stats::Group* stats_parent = nullptr);
 
 // The baseline: no queue.
 class NoReexecQueue final : public ReexecQueueIF {

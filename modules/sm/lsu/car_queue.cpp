@@ -1,0 +1,102 @@
+#include "sm/lsu/car_queue.h"
+
+#include <stdexcept>
+
+namespace gputlm::sm {
+
+CarStats::CarStats(stats::Group& parent)
+    : group(parent, "car"),
+      enqueued(group, "enqueued",
+               "requests the LSU put into the queue (refused by an L1, or held behind an older instruction of their "
+               "warp)"),
+      enqueued_nacked(group, "enqueued_nacked", "of enqueued: refused with a NACK (non-owner miss in MP mode)"),
+      held(group, "held", "of enqueued: never sent, held behind a queued older instruction of their warp"),
+      services(group, "services", "queued requests sent to an L1 (each is an L1 access)"),
+      recycled(group, "recycled", "services refused again: the request went from the head to the tail"),
+      recycled_nacked(group, "recycled_nacked", "of recycled: refused with a NACK"),
+      occupancy_cycles(group, "occupancy_cycles",
+                       "sum over cycles of the entries held (mean occupancy = this / the SM's cycles)"),
+      occupancy(group, "occupancy", "entries held after each enqueue (max: the peak occupancy)") {}
+
+CarQueue::CarQueue(uint32_t entries, stats::Group* stats_parent) : capacity_(entries) {
+  if (entries == 0) throw std::invalid_argument("CAR re-execution queue with 0 entries");
+  entries_.reserve(entries);
+  per_warp_.resize(64, 0);
+  if (stats_parent) stats_ = std::make_unique<CarStats>(*stats_parent);
+}
+
+CarQueue::~CarQueue() = default;
+
+uint32_t& CarQueue::count(int32_t warp) {
+  if (warp < 0) throw std::logic_error("CAR: request without a warp");
+  if (static_cast<std::size_t>(warp) >= per_warp_.size()) per_warp_.resize(static_cast<std::size_t>(warp) + 1, 0);
+  return per_warp_[static_cast<std::size_t>(warp)];
+}
+
+bool CarQueue::has_queued(int32_t warp) const {
+  return warp >= 0 && static_cast<std::size_t>(warp) < per_warp_.size() &&
+         per_warp_[static_cast<std::size_t>(warp)] > 0;
+}
+
+void CarQueue::note_occupancy(uint64_t cycle) {
+  if (stats_ && cycle > last_change_) stats_->occupancy_cycles.add(entries_.size() * (cycle - last_change_));
+  if (cycle > last_change_) last_change_ = cycle;
+}
+
+bool CarQueue::must_queue(const LsuRequest& r) const {
+  if (!has_queued(r.warp)) return false;
+  for (const LsuRequest& e : entries_)
+    if (e.warp == r.warp && e.seq < r.seq) return true;
+  return false;
+}
+
+bool CarQueue::eligible(std::size_t i) const {
+  const LsuRequest& e = entries_[i];
+  for (const LsuRequest& o : entries_)
+    if (o.warp == e.warp && o.seq < e.seq) return false;
+  return true;
+}
+
+bool CarQueue::pick(bool lsu_has_new, uint64_t cycle, LsuRequest& out) {
+  picked_.gp = nullptr;  // the last entry handed out was not given back: the L1 took it
+  if (entries_.empty() || (lsu_has_new && entries_.size() < capacity_)) return false;
+  // The head, unless an older instruction of its warp waits behind it (only after the
+  // race described in the header); the entry of the oldest instruction is always eligible.
+  std::size_t i = 0;
+  while (i + 1 < entries_.size() && !eligible(i)) ++i;
+  note_occupancy(cycle);
+  out = entries_[i];
+  entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(i));
+  --count(out.warp);
+  picked_ = out;
+  if (stats_) ++stats_->services;
+  return true;
+}
+
+bool CarQueue::take(const LsuRequest& r, uint64_t cycle) {
+  if (picked_.gp && r.gp == picked_.gp) {  // refused again: from the head to the tail (002 §III-D)
+    picked_.gp = nullptr;
+    note_occupancy(cycle);
+    entries_.push_back(r);
+    ++count(r.warp);
+    if (stats_) {
+      ++stats_->recycled;
+      if (r.nacked) ++stats_->recycled_nacked;
+    }
+    return true;
+  }
+  if (entries_.size() >= capacity_) return false;  // the LSU keeps it (not reached: a full queue is served first)
+  const bool held = must_queue(r);  // the LSU never sent it
+  note_occupancy(cycle);
+  entries_.push_back(r);
+  ++count(r.warp);
+  if (stats_) {
+    ++stats_->enqueued;
+    if (r.nacked) ++stats_->enqueued_nacked;
+    if (held) ++stats_->held;
+    stats_->occupancy.sample(static_cast<double>(entries_.size()));
+  }
+  return true;
+}
+
+}  // namespace gputlm::sm

@@ -1,0 +1,214 @@
+#include "sm/scheduler/mascar/mascar_state.h"
+
+#include "core/config/config_source.h"
+
+namespace gputlm::sm {
+
+bool is_l1_memory_instruction(const isa::Instruction& in) {
+  using isa::OpClass;
+  switch (in.cls) {
+    case OpClass::MemGlobal:
+    case OpClass::MemLocal:
+    case OpClass::MemConst:
+    case OpClass::MemParam:
+    case OpClass::MemTexture:
+    case OpClass::MemGeneric:
+    case OpClass::Atomic:
+      return true;
+    default:
+      return false;
+  }
+}
+
+MascarStats::MascarStats(stats::Group& sm_group)
+    : group(sm_group, "mascar"),
+      cycles(group, "cycles", "SM cycles with resident CTAs (mp_cycles + ep_cycles)"),
+      mp_cycles(group, "mp_cycles", "cycles in memory-access-priority mode (saturation flag raised; 002 Fig. 12)"),
+      ep_cycles(group, "ep_cycles", "cycles in equal-priority mode"),
+      mp_fraction(group, "mp_fraction", "mp_cycles / cycles", mp_cycles, cycles),
+      ep_to_mp(group, "ep_to_mp", "switches from EP to MP mode"),
+      owner_acquisitions(group, "owner_acquisitions",
+                         "MP mode without an owner: the warp that issued a memory instruction became the owner"),
+      owner_handovers(group, "owner_handovers",
+                      "MP mode without an owner and no memory-ready warp: the re-execution queue's head warp "
+                      "became the owner (002 §III-D)"),
+      owner_changes(group, "owner_changes", "owners set (owner_acquisitions + owner_handovers)"),
+      releases_own_load(group, "releases_own_load",
+                        "owners released because their next instruction depends on their own long-latency load"),
+      releases_other(group, "releases_other", "owners released because they wait at a barrier or exited"),
+      vetoed_memory(group, "vetoed_memory",
+                    "scheduler evaluations in which a non-owner's memory instruction, otherwise ready, was held "
+                    "(MP mode)"),
+      lsu_stall_cycles(group, "lsu_stall_cycles",
+                       "cycles the LSU was stalled by saturation: an L1 refused its head request and it stayed, or "
+                       "a full re-execution queue kept new instructions out (002 Figs 2, 11)"),
+      stranded_hit_cycles(group, "stranded_hit_cycles",
+                          "cycles without issue while the LSU was stalled by saturation and some warp's next global "
+                          "load had a line in the L1D (002 Fig. 5; counted with stranded_hits = true)"),
+      lsu_stall_fraction(group, "lsu_stall_fraction", "lsu_stall_cycles / cycles", lsu_stall_cycles, cycles) {}
+
+MascarState::MascarState(const MascarSchedulerConfig& cfg, uint32_t warp_slots, uint32_t line_size,
+                         const std::string& key_prefix, stats::Group* sm_group)
+    : cfg_(cfg), lsu_class_(cfg.memory_instructions == "lsu"), slots_(warp_slots), line_size_(line_size) {
+  const std::string p = (key_prefix.empty() ? "" : key_prefix + ".") + "mascar.";
+  if (cfg.memory_instructions != "l1" && cfg.memory_instructions != "lsu")
+    throw config::ConfigError("key '" + p + "memory_instructions': unknown class \"" + cfg.memory_instructions +
+                              "\" (l1 or lsu)");
+  if (warp_slots == 0 || warp_slots > 64)
+    throw config::ConfigError("key 'sm.max_warps': the mascar policy supports 1..64 warp slots per SM (got " +
+                              std::to_string(warp_slots) + ")");
+  if (line_size == 0 || (line_size & (line_size - 1)) != 0)
+    throw config::ConfigError("key 'sm.l1d.line_size': mascar needs a power-of-two line (got " +
+                              std::to_string(line_size) + ")");
+  peeked_.resize(warp_slots);
+  unsent_.assign(warp_slots, 0);
+  if (sm_group) stats_ = std::make_unique<MascarStats>(*sm_group);
+}
+
+MascarState::~MascarState() = default;
+
+bool MascarState::is_memory(const isa::Instruction& in) const {
+  // lsu: the instructions every SM configuration sends to the LSU (memory classes, membar).
+  return lsu_class_ ? in.cls == isa::OpClass::MemShared || in.cls == isa::OpClass::Membar || is_l1_memory_instruction(in)
+                    : is_l1_memory_instruction(in);
+}
+
+void MascarState::set_owner(int32_t w) {
+  if (w == owner_) return;
+  owner_ = w;
+  if (mem_) mem_->set_owner_warp(w);
+}
+
+void MascarState::release() {
+  set_owner(-1);
+  stall_ = 0;  // 002 §III-A: the other warps' stall bits are reset
+}
+
+bool MascarState::memory_ready(uint32_t w, const WarpTable& table, const ScoreboardIF& sb) const {
+  if (!is_mem(w) || table[w].ctx->status != isa::WarpStatus::Ready) return false;
+  if (sb.check(w, *table.ibuf_head(w).instr) != Hazard::None) return false;
+  return !(mem_ && mem_->reexec_has_queued(w));  // held at issue by the one-instruction rule
+}
+
+void MascarState::update_stall_bits() {
+  stall_ = mode_ == Mode::MP && owner_ >= 0 ? is_mem_ & ~(uint64_t{1} << owner_) : 0;
+}
+
+void MascarState::begin_cycle(uint64_t, const WarpTable& table, const ScoreboardIF& sb) {
+  const bool saturated = mem_ && mem_->memory_saturated();
+  if (saturated && mode_ == Mode::EP) {
+    mode_ = Mode::MP;
+    if (stats_) ++stats_->ep_to_mp;
+  } else if (!saturated && mode_ == Mode::MP) {
+    mode_ = Mode::EP;
+    release();  // MP -> EP: no owner, every stall bit clears
+  }
+  if (stats_) {
+    ++stats_->cycles;
+    ++(mode_ == Mode::MP ? stats_->mp_cycles : stats_->ep_cycles);
+  }
+
+  is_mem_ = 0;
+  for (uint32_t w = 0; w < slots_; ++w)
+    if (table.live(w) && !table.ibuf_empty(w) && is_memory(*table.ibuf_head(w).instr))
+      is_mem_ |= uint64_t{1} << w;
+
+  if (mode_ == Mode::MP) {
+    if (owner_ >= 0 && unsent_[static_cast<uint32_t>(owner_)] == 0) {
+      const uint32_t o = static_cast<uint32_t>(owner_);
+      if (!table.live(o) || table[o].ctx->status != isa::WarpStatus::Ready) {
+        release();
+        if (stats_) ++stats_->releases_other;
+      } else if (!table.ibuf_empty(o) && sb.depends_on_long_latency_load(o, *table.ibuf_head(o).instr)) {
+        release();
+        if (stats_) ++stats_->releases_own_load;
+      }
+    }
+    if (owner_ < 0 && mem_) {
+      const int32_t head = mem_->reexec_head_warp();
+      if (head >= 0) {
+        bool any_ready = false;
+        for (uint32_t w = 0; w < slots_ && !any_ready; ++w)
+          any_ready = table.live(w) && memory_ready(w, table, sb);
+        if (!any_ready) {
+          set_owner(head);
+          if (stats_) {
+            ++stats_->owner_handovers;
+            ++stats_->owner_changes;
+          }
+        }
+      }
+    }
+  }
+  update_stall_bits();
+}
+
+void MascarState::issued(uint32_t slot, const isa::Instruction& in) {
+  if (!is_memory(in)) return;
+  if (slot < unsent_.size()) ++unsent_[slot];
+  if (mode_ != Mode::MP || owner_ >= 0) return;
+  set_owner(static_cast<int32_t>(slot));
+  update_stall_bits();
+  if (stats_) {
+    ++stats_->owner_acquisitions;
+    ++stats_->owner_changes;
+  }
+}
+
+void MascarState::sent(uint32_t slot, const isa::Instruction& in) {
+  if (slot < unsent_.size() && unsent_[slot] > 0 && is_memory(in)) --unsent_[slot];
+}
+
+void MascarState::warp_removed(uint32_t slot) {
+  if (slot < peeked_.size()) peeked_[slot].valid = false;
+  if (slot < unsent_.size()) unsent_[slot] = 0;
+  if (owner_ >= 0 && slot == static_cast<uint32_t>(owner_)) {
+    release();
+    if (stats_) ++stats_->releases_other;
+  }
+}
+
+void MascarState::account_skipped(uint64_t cycles) {
+  if (!stats_ || cycles == 0) return;
+  stats_->cycles.add(cycles);
+  (mode_ == Mode::MP ? stats_->mp_cycles : stats_->ep_cycles).add(cycles);
+}
+
+bool MascarState::stranded_hit(const WarpTable& table) {
+  for (uint32_t w = 0; w < slots_; ++w) {
+    if (!table.live(w) || table.ibuf_empty(w)) continue;
+    const isa::Instruction& in = *table.ibuf_head(w).instr;
+    if (in.op != isa::Opcode::Ld && in.op != isa::Opcode::Ldu) continue;
+    const WarpSlot& s = table[w];
+    PeekedLines& p = peeked_[w];
+    if (!p.valid || p.age != s.age || p.issued != s.issued) {
+      // The warp's registers change only when it issues: its lines hold until then.
+      p.valid = true;
+      p.age = s.age;
+      p.issued = s.issued;
+      p.n = 0;
+      uint64_t addr[32];
+      uint32_t mask = 0;
+      if (s.grid->peek_global_load(*s.ctx, addr, mask)) {
+        for (uint32_t l = 0; l < 32; ++l) {
+          if (!(mask & (1u << l))) continue;
+          const uint64_t line = addr[l] & ~uint64_t{line_size_ - 1};
+          bool seen = false;
+          for (uint32_t i = 0; i < p.n && !seen; ++i) seen = p.line[i] == line;
+          if (!seen) p.line[p.n++] = line;
+        }
+      }
+    }
+    for (uint32_t i = 0; i < p.n; ++i)
+      if (mem_->l1d_holds(p.line[i])) return true;
+  }
+  return false;
+}
+
+void MascarState::end_cycle(uint64_t cycle, bool issued, const WarpTable& table) {
+  if (!stats_ || !mem_ || !mem_->lsu_saturation_stalled(cycle)) return;
+  ++stats_->lsu_stall_cycles;
+  if (!issued && cfg_.stranded_hits && stranded_hit(table)) ++stats_->stranded_hit_cycles;
+}
+
+}  // namespace gputlm::sm

@@ -1,0 +1,141 @@
+// Mascar's per-SM scheduling state (002 §III-A/B, digest §B5): the mode (EP / MP) from the
+// L1 saturation flag, the Warp Status Table (per warp: is_mem, stall) and the Warp
+// Readiness Checker's owner warp. One object per SM, shared by its schedulers (IssueShared)
+// and told about the memory side through MascarMemoryIF (the Sm, or a test bench).
+//
+// Each SM cycle, before the schedulers (begin_cycle):
+//  * mode: flag raised -> MP; flag cleared -> EP, and the owner and every stall bit clear;
+//  * WST: is_mem[w] = the instruction at the head of w's I-buffer is a memory instruction;
+//  * owner release: the owner's next instruction reads a register a long-latency load of
+//    its own will write (the OR of the scoreboard's long-latency bits over its sources), or
+//    the owner waits at a barrier or has exited — once every memory instruction it issued
+//    has had all its requests accepted by the L1s (sent(); in our pipeline a load reaches
+//    the L1 a few cycles after issue, and refused requests wait in the LSU or the
+//    re-execution queue: released earlier, the owner's own misses would be NACKed); on
+//    release every stall bit clears;
+//  * hand-over: while MP mode has no owner and no warp is memory-ready (next instruction a
+//    memory one with its operands ready and no request queued for re-execution), the warp
+//    of the re-execution queue's head entry becomes the owner (002 §III-D);
+//  * stall[w] = MP, an owner, is_mem[w] and w != owner (the scoreboard's part of the stall
+//    bit is the scheduler's own hazard check).
+// The schedulers then order warps by mode (policies/mascar.cpp) and ask may_issue_memory()
+// about memory instructions; in MP mode without an owner, the first warp that issues a
+// memory instruction becomes the owner (issued()). The owner goes to the L1D, which NACKs
+// other warps' misses (set_owner_warp takes effect from the next cycle).
+// After the schedulers (end_cycle): the statistics of the cycle (LSU stall, stranded hits).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/stats/stats.h"
+#include "sm/scoreboard/scoreboard_if.h"
+#include "sm/sm_config.h"
+#include "sm/warp_table.h"
+
+namespace gputlm::sm {
+
+// What Mascar reads from and drives in the SM's memory side.
+class MascarMemoryIF {
+ public:
+  virtual ~MascarMemoryIF() = default;
+  // The saturation flag: some L1 (data, constant, texture) almost full, through the LSU.
+  virtual bool memory_saturated() const = 0;
+  // The warp of the re-execution queue's head entry (-1: none), and whether `warp` has a
+  // request queued there.
+  virtual int32_t reexec_head_warp() const = 0;
+  virtual bool reexec_has_queued(uint32_t warp) const = 0;
+  // The owner warp for the L1D (-1: none).
+  virtual void set_owner_warp(int32_t warp) = 0;
+  // The LSU is stalled by saturation in `cycle` (after its tick).
+  virtual bool lsu_saturation_stalled(uint64_t cycle) const = 0;
+  // A valid L1D line holds `address`.
+  virtual bool l1d_holds(uint64_t address) const = 0;
+};
+
+// Instructions the LSU sends to an L1 cache (global, local, generic, constant, parameter,
+// texture, atomics): memory_instructions = l1.
+bool is_l1_memory_instruction(const isa::Instruction& in);
+
+// The counters of group sm<i>.mascar.
+struct MascarStats {
+  explicit MascarStats(stats::Group& sm_group);
+  stats::Group group;
+  stats::Counter cycles, mp_cycles, ep_cycles;
+  stats::Ratio mp_fraction;
+  stats::Counter ep_to_mp, owner_acquisitions, owner_handovers, owner_changes, releases_own_load,
+      releases_other, vetoed_memory, lsu_stall_cycles, stranded_hit_cycles;
+  stats::Ratio lsu_stall_fraction;
+};
+
+class MascarState {
+ public:
+  enum class Mode : uint8_t { EP, MP };
+
+  // Throws config::ConfigError naming key_prefix.mascar.<key> for a bad parameter.
+  // `line_size`: the L1D line (stranded-hit probes once per line). Statistics under
+  // sm_group (none when null).
+  MascarState(const MascarSchedulerConfig& cfg, uint32_t warp_slots, uint32_t line_size,
+              const std::string& key_prefix, stats::Group* sm_group);
+  ~MascarState();
+
+  // The memory side; without one the flag is never raised (EP mode throughout).
+  void set_memory(MascarMemoryIF* m) { mem_ = m; }
+
+  void begin_cycle(uint64_t cycle, const WarpTable& table, const ScoreboardIF& sb);
+  void end_cycle(uint64_t cycle, bool issued, const WarpTable& table);
+  // The SM slept `cycles` cycles (nothing could change): they count in the current mode.
+  void account_skipped(uint64_t cycles);
+
+  // Scheduler side.
+  bool is_memory(const isa::Instruction& in) const;
+  bool is_mem(uint32_t slot) const { return slot < 64 && ((is_mem_ >> slot) & 1u) != 0; }
+  // A memory instruction of `slot` may issue: EP, or no owner, or `slot` is the owner.
+  bool may_issue_memory(uint32_t slot) const { return mode_ == Mode::EP || owner_ < 0 || slot == uint32_t(owner_); }
+  void note_vetoed() {
+    if (stats_) ++stats_->vetoed_memory;
+  }
+  // `slot` issued `in` (owner acquisition in MP mode).
+  void issued(uint32_t slot, const isa::Instruction& in);
+  // The L1s accepted every request of `slot`'s memory instruction `in` (the LSU's sent observer).
+  void sent(uint32_t slot, const isa::Instruction& in);
+  // Memory instructions of `slot` issued and not yet wholly accepted by the L1s.
+  uint32_t unsent(uint32_t slot) const { return slot < unsent_.size() ? unsent_[slot] : 0; }
+  void warp_removed(uint32_t slot);
+
+  Mode mode() const { return mode_; }
+  int32_t owner() const { return owner_; }
+  uint64_t is_mem_bits() const { return is_mem_; }
+  uint64_t stall_bits() const { return stall_; }
+  const MascarSchedulerConfig& config() const { return cfg_; }
+  MascarStats* stats() { return stats_.get(); }
+
+ private:
+  void set_owner(int32_t w);
+  void release();
+  bool memory_ready(uint32_t w, const WarpTable& table, const ScoreboardIF& sb) const;
+  bool stranded_hit(const WarpTable& table);
+  void update_stall_bits();
+
+  struct PeekedLines {  // the lines of a warp's next global load, per (slot, issue count)
+    bool valid = false;
+    uint64_t age = 0, issued = 0;
+    uint32_t n = 0;
+    uint64_t line[32];
+  };
+
+  MascarSchedulerConfig cfg_;
+  bool lsu_class_;  // memory_instructions = lsu
+  uint32_t slots_, line_size_;
+  MascarMemoryIF* mem_ = nullptr;
+  Mode mode_ = Mode::EP;
+  int32_t owner_ = -1;
+  uint64_t is_mem_ = 0, stall_ = 0;
+  std::vector<PeekedLines> peeked_;
+  std::vector<uint32_t> unsent_;  // per warp slot
+  std::unique_ptr<MascarStats> stats_;
+};
+
+}  // namespace gputlm::sm
