@@ -115,9 +115,9 @@ struct MascarSchedulerConfig {
   void visit(V& v) {
     v.param("memory_instructions", memory_instructions,
             "which instructions are memory instructions (the WST is_mem bit, what only the owner may issue in MP "
-            "mode): l1 (those the LSU sends to an L1 cache: global, local, generic, constant, parameter and "
-            "texture accesses and atomics; 002's memory requests) or lsu (every instruction of the LSU, shared "
-            "memory included)",
+            "mode): l1 (those the LSU sends to an L1 cache: global, local, generic, constant and texture "
+            "accesses and atomics; not kernel-parameter loads) or lsu (every instruction of the LSU: shared "
+            "memory, parameter loads and membar included)",
             config::one_of({"l1", "lsu"}));
     v.param("stranded_hits", stranded_hits,
             "count sm<i>.mascar.stranded_hit_cycles (002 Fig. 5): in cycles without issue while the LSU is "

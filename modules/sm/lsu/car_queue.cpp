@@ -27,10 +27,14 @@ CarQueue::CarQueue(uint32_t entries, stats::Group* stats_parent) : capacity_(ent
 
 CarQueue::~CarQueue() = default;
 
-uint32_t& CarQueue::count(int32_t warp) {
+void CarQueue::add(int32_t warp) {
   if (warp < 0) throw std::logic_error("CAR: request without a warp");
   if (static_cast<std::size_t>(warp) >= per_warp_.size()) per_warp_.resize(static_cast<std::size_t>(warp) + 1, 0);
-  return per_warp_[static_cast<std::size_t>(warp)];
+  if (per_warp_[static_cast<std::size_t>(warp)]++ == 0) ++queued_version_;
+}
+
+void CarQueue::remove(int32_t warp) {
+  if (--per_warp_[static_cast<std::size_t>(warp)] == 0) ++queued_version_;
 }
 
 bool CarQueue::has_queued(int32_t warp) const {
@@ -67,7 +71,7 @@ bool CarQueue::pick(bool lsu_has_new, uint64_t cycle, LsuRequest& out) {
   note_occupancy(cycle);
   out = entries_[i];
   entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(i));
-  --count(out.warp);
+  remove(out.warp);
   picked_ = out;
   if (stats_) ++stats_->services;
   return true;
@@ -78,7 +82,7 @@ bool CarQueue::take(const LsuRequest& r, uint64_t cycle) {
     picked_.gp = nullptr;
     note_occupancy(cycle);
     entries_.push_back(r);
-    ++count(r.warp);
+    add(r.warp);
     if (stats_) {
       ++stats_->recycled;
       if (r.nacked) ++stats_->recycled_nacked;
@@ -89,7 +93,7 @@ bool CarQueue::take(const LsuRequest& r, uint64_t cycle) {
   const bool held = must_queue(r);  // the LSU never sent it
   note_occupancy(cycle);
   entries_.push_back(r);
-  ++count(r.warp);
+  add(r.warp);
   if (stats_) {
     ++stats_->enqueued;
     if (r.nacked) ++stats_->enqueued_nacked;

@@ -44,6 +44,7 @@ class CarQueue final : public ReexecQueueIF {
   uint32_t occupancy() const override { return static_cast<uint32_t>(entries_.size()); }
   bool has_queued(int32_t warp) const override;
   int32_t head_warp() const override { return entries_.empty() ? -1 : entries_.front().warp; }
+  uint64_t queued_version() const override { return queued_version_; }
 
   // Introspection (tests): the queued requests, head first.
   const std::vector<LsuRequest>& entries() const { return entries_; }
@@ -52,7 +53,8 @@ class CarQueue final : public ReexecQueueIF {
  private:
   // Whether entries_[i] may be served: no older instruction of its warp is queued.
   bool eligible(std::size_t i) const;
-  uint32_t& count(int32_t warp);
+  void add(int32_t warp);     // one more queued request of `warp`
+  void remove(int32_t warp);  // one fewer
   void note_occupancy(uint64_t cycle);  // before every change of the occupancy
 
   uint32_t capacity_;
@@ -60,6 +62,7 @@ class CarQueue final : public ReexecQueueIF {
   std::vector<uint32_t> per_warp_;   // queued requests per warp
   LsuRequest picked_{};              // the entry last handed to the LSU (gp null: none)
   uint64_t last_change_ = 0;
+  uint64_t queued_version_ = 0;
   std::unique_ptr<CarStats> stats_;
 };
 

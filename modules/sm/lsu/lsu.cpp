@@ -130,9 +130,15 @@ tlm_utils::simple_initiator_socket_tagged<Lsu>& Lsu::socket(L1Port p) {
 }
 
 bool Lsu::memory_saturated() const {
-  for (const auto* p : {&l1d_status, &l1c_status, &l1t_status})
-    if (p->size() > 0 && (*p)->saturated()) return true;
-  return false;
+  if (l1d_status.size() > 0 && l1d_status->saturated()) return true;
+  // The constant and texture caches are read-only and have no prefetcher: every MSHR entry
+  // and miss-queue slot they hold belongs to an outstanding access of this LSU, so while
+  // none is outstanding they are not saturated and are not asked (asking makes them catch up).
+  if (outstanding_port_[static_cast<uint32_t>(L1Port::Constant)] > 0 && l1c_status.size() > 0 &&
+      l1c_status->saturated())
+    return true;
+  return outstanding_port_[static_cast<uint32_t>(L1Port::Texture)] > 0 && l1t_status.size() > 0 &&
+         l1t_status->saturated();
 }
 
 bool Lsu::can_accept() const { return !latch_ && free_slots_ > 0 && !queue_->blocks_new_instructions(); }
@@ -203,6 +209,7 @@ void Lsu::accepted(tlm::tlm_generic_payload& gp) {
   Link& link = *gp.get_extension<Link>();
   ++requests_;
   ++outstanding_;
+  ++outstanding_port_[static_cast<uint32_t>(link.port)];
   Slot& s = slots_[link.slot];
   if (--s.unsent == 0 && sent_observer_) sent_observer_(*s.wi);
   if (link.data) {
@@ -217,6 +224,7 @@ void Lsu::accepted(tlm::tlm_generic_payload& gp) {
 void Lsu::answered(tlm::tlm_generic_payload& gp) {
   Link& link = *gp.get_extension<Link>();
   --outstanding_;
+  --outstanding_port_[static_cast<uint32_t>(link.port)];
   if (link.data) {
     --slots_[link.slot].pending;
   } else {

@@ -172,6 +172,7 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   uint64_t refused_kept_cycle_ = ~uint64_t{0};  // last cycle a refused head request stayed
   std::function<void(const WarpInstruction&)> sent_observer_;
   uint32_t outstanding_ = 0;
+  std::array<uint32_t, kL1Ports> outstanding_port_{};  // per L1 port (Mascar's saturation read)
   InputBuffer<Event> events_;
   std::vector<uint32_t> pending_stores_;
 

@@ -143,6 +143,7 @@ void Lsu::add_requests(const std::vector<LineRequest>& lines, L1Port port, uint3
     }
     link->slot = slot;
     link->data = s.needs_data;
+    link->port = port;
     gp->set_command(kind == AccessKind::Load ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
     // A store carries only the segment it writes, an atomic its atomic segment (its
     // bytes lie in one); loads ask for the line.

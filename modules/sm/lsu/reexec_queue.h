@@ -80,6 +80,9 @@ class ReexecQueueIF {
   // Mascar: the warp of the entry the queue serves next (a new owner when ownership is
   // released with no memory-ready warp, 002 §III-D); -1 when empty or not tracked.
   virtual int32_t head_warp() const { return -1; }
+  // Changes whenever has_queued() changes for some warp (a scheduler holding warps by it
+  // re-decides then); constant for queues nobody filters by.
+  virtual uint64_t queued_version() const { return 0; }
   // The L1 data cache's status, for policies that look at saturation / MSHR occupancy
   // (may be null when not bound).
   virtual void set_l1_status(const mem::CacheStatusIF* /*status*/) {}

@@ -72,6 +72,12 @@ class SchedulerPolicyIF {
   // policy driven by other state (time, cache feedback, counters of other blocks) returns
   // false and is asked every cycle.
   virtual bool order_changes_only_on_issue() const { return true; }
+  // A policy whose order or veto also depends on state outside the scheduler that is
+  // versioned (Mascar: the SM's mode, owner and WST) returns true here and a value from
+  // state_version() that changes with that state; the scheduler then re-decides when it
+  // changed (and may repeat a decision while it did not). Others are not asked.
+  virtual bool has_state_version() const { return false; }
+  virtual uint64_t state_version() const { return 0; }
   // Policies that hold back single instructions of warps they order (CCWS: the loads of
   // a warp above the cutoff) return true; the scheduler then asks may_issue() about a
   // warp's next instruction once it is otherwise ready, and treats a refusal as "not

@@ -56,6 +56,7 @@ WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const Sm
       policy_(make_scheduler_policy(cfg.scheduler, "sm.scheduler", PolicyContext{&table, shared.elf.get(), shared.ccws.get(), shared.mascar.get()})),
       wants_outcome_(policy_->wants_issue_outcome()),
       vetoes_(policy_->vetoes_instructions()),
+      versioned_(policy_->has_state_version()),
       last_block_(table.size(), WarpBlock::NotEligible) {
   views_.reserve(table.size());
   order_.reserve(table.size());
@@ -153,7 +154,8 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
 
 bool WarpScheduler::decision_unchanged(uint64_t cycle) const {
   return last_issued_ == 0 && !inputs_changed_ && decided_at_version_ == table_.group_version(id_) &&
-         (!waited_on_unit_ || decided_at_availability_ == issue_status->availability_version(cycle)) && !filter_ &&
+         (!waited_on_unit_ || decided_at_availability_ == issue_status->availability_version(cycle)) &&
+         (!filter_ || filter_version_) &&
          !sharing_ && policy_->order_changes_only_on_issue();
 }
 
@@ -188,10 +190,19 @@ void WarpScheduler::order_warps() {
                  order_.end());
   }
   order_residency_ = table_.residency_version();
+  order_group_version_ = table_.group_version(id_);
   order_stale_ = false;
 }
 
 uint32_t WarpScheduler::tick(uint64_t cycle) {
+  if (filter_version_ && filter_version_() != filter_version_seen_) {
+    filter_version_seen_ = filter_version_();
+    inputs_changed_ = true;
+  }
+  if (versioned_ && policy_->state_version() != policy_version_) {
+    policy_version_ = policy_->state_version();
+    inputs_changed_ = true;  // re-order and re-decide
+  }
   if (decision_unchanged(cycle)) {
     add_stall(1);
     return 0;
@@ -199,7 +210,10 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
   const uint32_t n = cfg_.scheduler.count;
   // The policy's order is a function of the resident warps and of what this scheduler
   // issued: recompute it only when one of them (or the warp limit) changed.
-  if (inputs_changed_ || order_residency_ != table_.residency_version() || !policy_->order_changes_only_on_issue())
+  // A policy with a state version (Mascar) orders by its warps' I-buffers too: recompute
+  // the order when they changed (the group version).
+  if (inputs_changed_ || order_residency_ != table_.residency_version() || !policy_->order_changes_only_on_issue() ||
+      (versioned_ && order_group_version_ != table_.group_version(id_)))
     order_stale_ = true;
   inputs_changed_ = false;
   if (order_stale_) order_warps();

@@ -86,9 +86,12 @@ class WarpScheduler : public sc_core::sc_module {
   uint32_t warp_limit() const { return warp_limit_; }
   // A per-instruction veto (Mascar: a non-owner's memory instruction in MP mode).
   using IssueFilter = std::function<bool(uint32_t slot, const isa::Instruction& in)>;
-  // A scheduler with a filter decides every cycle (the filter's state is not tracked).
-  void set_issue_filter(IssueFilter f) {
+  // A scheduler with a filter decides every cycle, unless `version` is given: a value that
+  // changes whenever some answer of the filter may have changed (then unchanged decisions
+  // may repeat while it stays the same).
+  void set_issue_filter(IssueFilter f, std::function<uint64_t()> version = {}) {
     filter_ = std::move(f);
+    filter_version_ = std::move(version);
     inputs_changed_ = true;
   }
   // Called after every issue with the issued instruction (ELF WPT update, KAWS CTA
@@ -142,6 +145,8 @@ class WarpScheduler : public sc_core::sc_module {
   std::unique_ptr<SchedulerPolicyIF> policy_;
   bool wants_outcome_;  // policy_->wants_issue_outcome()
   bool vetoes_;         // policy_->vetoes_instructions()
+  bool versioned_;      // policy_->has_state_version()
+  uint64_t policy_version_ = ~uint64_t{0};
   std::vector<WarpView> views_;
   std::vector<uint32_t> order_;
   std::vector<WarpBlock> last_block_;
@@ -149,6 +154,8 @@ class WarpScheduler : public sc_core::sc_module {
   uint32_t warp_limit_ = 0;
   std::vector<uint32_t> by_age_;
   IssueFilter filter_;
+  std::function<uint64_t()> filter_version_;
+  uint64_t filter_version_seen_ = ~uint64_t{0};
   IssueObserver observer_;
   IssueTracerIF* tracer_ = nullptr;
   SharingSource sharing_;
@@ -162,6 +169,7 @@ class WarpScheduler : public sc_core::sc_module {
   uint64_t decided_at_availability_ = 0;
   bool order_stale_ = true;
   uint64_t order_residency_ = 0;  // WarpTable::residency_version() order_ was computed at
+  uint64_t order_group_version_ = ~uint64_t{0};  // WarpTable::group_version(id_) likewise
   ElfStall last_elf_ = ElfStall::Other;
   KawsStall last_kaws_ = KawsStall::Idle;
 };

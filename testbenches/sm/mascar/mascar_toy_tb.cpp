@@ -123,3 +123,18 @@ TEST_CASE("mascar fig 3 toy: mascar with 2 MSHRs takes 23 cycles", "[mascar][fig
   CHECK(st.ep_cycles.value() == 0);
   CHECK(st.mp_cycles.value() == st.cycles.value());
 }
+
+TEST_CASE("mascar fig 3 toy counts LSU stall and stranded-hit cycles", "[mascar][fig3]") {
+  // The Mascar timeline above, with every probed line resident in the L1D. The LSU (its
+  // latch) is held at t = 3 ... 7 (W1's loads wait for MSHRs) and at 12, 13 (W2's): 7
+  // stall cycles. Nothing issues at t = 4, 5, 6, while W1 and W2 each have a global load
+  // next: 3 stranded-hit cycles (002 Fig. 5).
+  ToyMachine m;
+  ToyHarness tb("tb", toy_sm_config("mascar"), m);
+  tb.back_end.all_resident = true;
+  const Timeline tl = run_toy(tb);
+  REQUIRE(tl.cycles == 23);  // the probe does not change the timeline
+  const MascarStats& st = *tb.core.mascar()->stats();
+  CHECK(st.lsu_stall_cycles.value() == 7);
+  CHECK(st.stranded_hit_cycles.value() == 3);
+}

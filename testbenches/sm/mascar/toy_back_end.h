@@ -8,6 +8,7 @@
 // instructions complete `alu_latency` cycles after issue. It is also the memory side of
 // MascarState: the saturation flag is "free MSHRs <= saturation_margin" (after this
 // cycle's sends), the owner input is recorded, a load leaving tells the state (sent()),
+// the L1D presence probe answers all_resident, the LSU is stalled while its latch is held,
 // and a scripted re-execution queue head and per-warp "has a queued request" flags stand
 // in for CAR (a warp's flag, and the head if it is that warp, clear when it sends a load).
 #pragma once
@@ -51,7 +52,7 @@ class ToyBackEnd : public sc_core::sc_module, public IssueStatusIF, public Pipel
   bool reexec_has_queued(uint32_t warp) const override { return warp < 64 && ((queued_warps >> warp) & 1u) != 0; }
   void set_owner_warp(int32_t warp) override { owners.push_back({clock_.now(), warp}); }
   bool lsu_saturation_stalled(uint64_t) const override { return latch_ != nullptr; }
-  bool l1d_holds(uint64_t) const override { return false; }
+  bool l1d_holds(uint64_t) const override { return all_resident; }
 
   std::vector<ToyEvent> sends;                          // loads leaving for memory
   std::vector<std::pair<uint64_t, int32_t>> owners;     // (cycle, warp) set_owner_warp calls
@@ -61,6 +62,7 @@ class ToyBackEnd : public sc_core::sc_module, public IssueStatusIF, public Pipel
   int32_t arm_head_warp = -1;
   uint64_t arm_queued_warps = 0;
   MascarState* state = nullptr;                         // told about loads leaving
+  bool all_resident = false;                            // the presence probe's answer
 
  private:
   void receive(WarpInstruction& wi);

@@ -42,7 +42,7 @@ bool ToyHarness::tick(uint64_t cycle) {
   const bool saturated = back_end.memory_saturated();
   busy = core.tick_issue(cycle) || busy;
   if (const MascarState* s = core.mascar(); s && core.resident_ctas() > 0)
-    trace.push_back(ToyCycle{cycle, saturated, s->mode(), s->owner(), s->stall_bits()});
+    trace.push_back(ToyCycle{cycle, saturated, s->mode(), s->owner(), s->stall_bits(core.warps())});
   busy = core.tick_fetch(cycle) || busy;
   return busy;
 }

@@ -10,7 +10,6 @@ bool is_l1_memory_instruction(const isa::Instruction& in) {
     case OpClass::MemGlobal:
     case OpClass::MemLocal:
     case OpClass::MemConst:
-    case OpClass::MemParam:
     case OpClass::MemTexture:
     case OpClass::MemGeneric:
     case OpClass::Atomic:
@@ -69,49 +68,50 @@ MascarState::~MascarState() = default;
 
 bool MascarState::is_memory(const isa::Instruction& in) const {
   // lsu: the instructions every SM configuration sends to the LSU (memory classes, membar).
-  return lsu_class_ ? in.cls == isa::OpClass::MemShared || in.cls == isa::OpClass::Membar || is_l1_memory_instruction(in)
+  return lsu_class_ ? in.cls == isa::OpClass::MemShared || in.cls == isa::OpClass::Membar ||
+                          in.cls == isa::OpClass::MemParam || is_l1_memory_instruction(in)
                     : is_l1_memory_instruction(in);
 }
 
 void MascarState::set_owner(int32_t w) {
   if (w == owner_) return;
   owner_ = w;
+  ++version_;
   if (mem_) mem_->set_owner_warp(w);
 }
 
-void MascarState::release() {
-  set_owner(-1);
-  stall_ = 0;  // 002 §III-A: the other warps' stall bits are reset
+// 002 §III-A: with no owner, no warp's stall bit is set (the other warps' bits are reset).
+void MascarState::release() { set_owner(-1); }
+
+uint64_t MascarState::stall_bits(const WarpTable& table) const {
+  if (mode_ != Mode::MP || owner_ < 0) return 0;
+  uint64_t m = 0;
+  for (uint32_t w = 0; w < slots_; ++w)
+    if (w != static_cast<uint32_t>(owner_) && is_mem(w, table)) m |= uint64_t{1} << w;
+  return m;
 }
 
 bool MascarState::memory_ready(uint32_t w, const WarpTable& table, const ScoreboardIF& sb) const {
-  if (!is_mem(w) || table[w].ctx->status != isa::WarpStatus::Ready) return false;
+  if (!is_mem(w, table) || table[w].ctx->status != isa::WarpStatus::Ready) return false;
   if (sb.check(w, *table.ibuf_head(w).instr) != Hazard::None) return false;
   return !(mem_ && mem_->reexec_has_queued(w));  // held at issue by the one-instruction rule
-}
-
-void MascarState::update_stall_bits() {
-  stall_ = mode_ == Mode::MP && owner_ >= 0 ? is_mem_ & ~(uint64_t{1} << owner_) : 0;
 }
 
 void MascarState::begin_cycle(uint64_t, const WarpTable& table, const ScoreboardIF& sb) {
   const bool saturated = mem_ && mem_->memory_saturated();
   if (saturated && mode_ == Mode::EP) {
     mode_ = Mode::MP;
+    ++version_;
     if (stats_) ++stats_->ep_to_mp;
   } else if (!saturated && mode_ == Mode::MP) {
     mode_ = Mode::EP;
+    ++version_;
     release();  // MP -> EP: no owner, every stall bit clears
   }
   if (stats_) {
     ++stats_->cycles;
     ++(mode_ == Mode::MP ? stats_->mp_cycles : stats_->ep_cycles);
   }
-
-  is_mem_ = 0;
-  for (uint32_t w = 0; w < slots_; ++w)
-    if (table.live(w) && !table.ibuf_empty(w) && is_memory(*table.ibuf_head(w).instr))
-      is_mem_ |= uint64_t{1} << w;
 
   if (mode_ == Mode::MP) {
     if (owner_ >= 0 && unsent_[static_cast<uint32_t>(owner_)] == 0) {
@@ -128,8 +128,7 @@ void MascarState::begin_cycle(uint64_t, const WarpTable& table, const Scoreboard
       const int32_t head = mem_->reexec_head_warp();
       if (head >= 0) {
         bool any_ready = false;
-        for (uint32_t w = 0; w < slots_ && !any_ready; ++w)
-          any_ready = table.live(w) && memory_ready(w, table, sb);
+        for (uint32_t w = 0; w < slots_ && !any_ready; ++w) any_ready = memory_ready(w, table, sb);
         if (!any_ready) {
           set_owner(head);
           if (stats_) {
@@ -140,7 +139,6 @@ void MascarState::begin_cycle(uint64_t, const WarpTable& table, const Scoreboard
       }
     }
   }
-  update_stall_bits();
 }
 
 void MascarState::issued(uint32_t slot, const isa::Instruction& in) {
@@ -148,7 +146,6 @@ void MascarState::issued(uint32_t slot, const isa::Instruction& in) {
   if (slot < unsent_.size()) ++unsent_[slot];
   if (mode_ != Mode::MP || owner_ >= 0) return;
   set_owner(static_cast<int32_t>(slot));
-  update_stall_bits();
   if (stats_) {
     ++stats_->owner_acquisitions;
     ++stats_->owner_changes;

@@ -3,9 +3,10 @@
 // Readiness Checker's owner warp. One object per SM, shared by its schedulers (IssueShared)
 // and told about the memory side through MascarMemoryIF (the Sm, or a test bench).
 //
+// WST: is_mem[w] = the instruction at the head of w's I-buffer is a memory instruction (read
+// from the I-buffers where needed: the policy's order, the hand-over, stall_bits()).
 // Each SM cycle, before the schedulers (begin_cycle):
 //  * mode: flag raised -> MP; flag cleared -> EP, and the owner and every stall bit clear;
-//  * WST: is_mem[w] = the instruction at the head of w's I-buffer is a memory instruction;
 //  * owner release: the owner's next instruction reads a register a long-latency load of
 //    its own will write (the OR of the scoreboard's long-latency bits over its sources), or
 //    the owner waits at a barrier or has exited — once every memory instruction it issued
@@ -16,8 +17,8 @@
 //  * hand-over: while MP mode has no owner and no warp is memory-ready (next instruction a
 //    memory one with its operands ready and no request queued for re-execution), the warp
 //    of the re-execution queue's head entry becomes the owner (002 §III-D);
-//  * stall[w] = MP, an owner, is_mem[w] and w != owner (the scoreboard's part of the stall
-//    bit is the scheduler's own hazard check).
+//  * stall[w] = MP, an owner, is_mem[w] and w != owner (stall_bits(); the scoreboard's part
+//    of the stall bit is the scheduler's own hazard check).
 // The schedulers then order warps by mode (policies/mascar.cpp) and ask may_issue_memory()
 // about memory instructions; in MP mode without an owner, the first warp that issues a
 // memory instruction becomes the owner (issued()). The owner goes to the L1D, which NACKs
@@ -55,8 +56,12 @@ class MascarMemoryIF {
   virtual bool l1d_holds(uint64_t address) const = 0;
 };
 
-// Instructions the LSU sends to an L1 cache (global, local, generic, constant, parameter,
-// texture, atomics): memory_instructions = l1.
+// Mascar's memory instructions with memory_instructions = l1: the accesses the LSU sends to
+// the L1 data, constant or texture cache (global, local, generic, constant, texture,
+// atomics). Parameter loads are not: every warp reads the kernel's parameters once at its
+// start, from lines that stay in the constant cache; held in MP mode they would keep
+// warps from reaching their first real access.
+// CAR's one-instruction-per-warp rule holds the same instructions at issue.
 bool is_l1_memory_instruction(const isa::Instruction& in);
 
 // The counters of group sm<i>.mascar.
@@ -91,7 +96,10 @@ class MascarState {
 
   // Scheduler side.
   bool is_memory(const isa::Instruction& in) const;
-  bool is_mem(uint32_t slot) const { return slot < 64 && ((is_mem_ >> slot) & 1u) != 0; }
+  // The WST's is_mem bit: `slot`'s next instruction (its I-buffer head) is a memory one.
+  bool is_mem(uint32_t slot, const WarpTable& table) const {
+    return table.live(slot) && !table.ibuf_empty(slot) && is_memory(*table.ibuf_head(slot).instr);
+  }
   // A memory instruction of `slot` may issue: EP, or no owner, or `slot` is the owner.
   bool may_issue_memory(uint32_t slot) const { return mode_ == Mode::EP || owner_ < 0 || slot == uint32_t(owner_); }
   void note_vetoed() {
@@ -105,10 +113,14 @@ class MascarState {
   uint32_t unsent(uint32_t slot) const { return slot < unsent_.size() ? unsent_[slot] : 0; }
   void warp_removed(uint32_t slot);
 
+  // Changes whenever the mode or the owner changes (besides the I-buffers, which the
+  // schedulers track themselves, their order and veto depend on nothing else).
+  uint64_t version() const { return version_; }
   Mode mode() const { return mode_; }
   int32_t owner() const { return owner_; }
-  uint64_t is_mem_bits() const { return is_mem_; }
-  uint64_t stall_bits() const { return stall_; }
+  // The WST's stall bits now: MP mode with an owner, is_mem and not the owner (the
+  // scoreboard's part is the schedulers' own hazard check).
+  uint64_t stall_bits(const WarpTable& table) const;
   const MascarSchedulerConfig& config() const { return cfg_; }
   MascarStats* stats() { return stats_.get(); }
 
@@ -117,7 +129,6 @@ class MascarState {
   void release();
   bool memory_ready(uint32_t w, const WarpTable& table, const ScoreboardIF& sb) const;
   bool stranded_hit(const WarpTable& table);
-  void update_stall_bits();
 
   struct PeekedLines {  // the lines of a warp's next global load, per (slot, issue count)
     bool valid = false;
@@ -132,7 +143,7 @@ class MascarState {
   MascarMemoryIF* mem_ = nullptr;
   Mode mode_ = Mode::EP;
   int32_t owner_ = -1;
-  uint64_t is_mem_ = 0, stall_ = 0;
+  uint64_t version_ = 0;
   std::vector<PeekedLines> peeked_;
   std::vector<uint32_t> unsent_;  // per warp slot
   std::unique_ptr<MascarStats> stats_;

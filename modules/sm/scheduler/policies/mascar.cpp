@@ -3,14 +3,15 @@
 // GTO within each group (the greedy warp leads its group); MP: compute group first, oldest
 // first within each group. The scheduler still checks readiness; this policy also vetoes
 // a memory instruction of a non-owner while MP mode has an owner (its WST stall bit). The
-// mode and the owner change with the L1s' saturation and every issue, so the order is
-// recomputed every cycle (order_changes_only_on_issue() is false).
+// mode, the owner and the WST change with the L1s' saturation, the I-buffers and issues;
+// MascarState versions them, and the scheduler re-decides when the version changed.
 #include "sm/scheduler/policies/mascar_policy.h"
 
 #include <stdexcept>
 
 #include "sm/scheduler/mascar/mascar_state.h"
 #include "sm/scheduler/policies/base_policies.h"
+#include "sm/warp_table.h"
 
 namespace gputlm::sm {
 
@@ -20,22 +21,34 @@ constexpr uint32_t kNoWarp = 0xffffffffu;
 
 class MascarPolicy final : public SchedulerPolicyIF {
  public:
-  explicit MascarPolicy(MascarState& state) : state_(state) {
+  MascarPolicy(MascarState& state, const WarpTable& table) : state_(state), table_(table) {
     memory_.reserve(64);
     compute_.reserve(64);
+    last_order_.reserve(64);
   }
   const char* name() const override { return "mascar"; }
   void order(const std::vector<WarpView>& warps, std::vector<uint32_t>& out) override {
-    memory_.clear();
-    compute_.clear();
-    for (const WarpView& w : warps) (state_.is_mem(w.slot) ? memory_ : compute_).push_back(w);
-    if (state_.mode() == MascarState::Mode::MP) {
-      policies::oldest_first(compute_, kNoWarp, out);
-      policies::oldest_first(memory_, kNoWarp, out);
-    } else {
-      greedy_then_oldest(memory_, out);
-      greedy_then_oldest(compute_, out);
+    uint64_t mem = 0;
+    for (const WarpView& w : warps)
+      if (state_.is_mem(w.slot, table_)) mem |= uint64_t{1} << w.slot;
+    // The order is a function of the warps (residency), the groups, the mode and the
+    // greedy warp: reuse the last one while they are unchanged.
+    const Key key{table_.residency_version(), mem, state_.mode(), greedy_};
+    if (!(key == last_key_)) {
+      last_key_ = key;
+      memory_.clear();
+      compute_.clear();
+      for (const WarpView& w : warps) (((mem >> w.slot) & 1u) ? memory_ : compute_).push_back(w);
+      last_order_.clear();
+      if (state_.mode() == MascarState::Mode::MP) {
+        policies::oldest_first(compute_, kNoWarp, last_order_);
+        policies::oldest_first(memory_, kNoWarp, last_order_);
+      } else {
+        greedy_then_oldest(memory_, last_order_);
+        greedy_then_oldest(compute_, last_order_);
+      }
     }
+    out.insert(out.end(), last_order_.begin(), last_order_.end());
   }
   void issued(uint32_t slot, const isa::Instruction& in) override {
     greedy_ = slot;
@@ -44,7 +57,11 @@ class MascarPolicy final : public SchedulerPolicyIF {
   void warp_removed(uint32_t slot) override {
     if (slot == greedy_) greedy_ = kNoWarp;
   }
-  bool order_changes_only_on_issue() const override { return false; }
+  // The order depends on the mode and the I-buffers (WST) besides what this scheduler
+  // issued; the mode and owner are versioned, the I-buffers the scheduler tracks: it
+  // repeats an unchanged decision and recomputes the order whenever it decides.
+  bool has_state_version() const override { return true; }
+  uint64_t state_version() const override { return state_.version(); }
   bool vetoes_instructions() const override { return true; }
   bool may_issue(uint32_t slot, const isa::Instruction& in) override {
     if (!state_.is_memory(in) || state_.may_issue_memory(slot)) return true;
@@ -60,8 +77,20 @@ class MascarPolicy final : public SchedulerPolicyIF {
     policies::oldest_first(group, has_greedy ? greedy_ : kNoWarp, out);
   }
 
+  struct Key {
+    uint64_t residency = ~uint64_t{0}, memory = 0;
+    MascarState::Mode mode = MascarState::Mode::EP;
+    uint32_t greedy = kNoWarp;
+    bool operator==(const Key& o) const {
+      return residency == o.residency && memory == o.memory && mode == o.mode && greedy == o.greedy;
+    }
+  };
+
   MascarState& state_;
+  const WarpTable& table_;
   uint32_t greedy_ = kNoWarp;
+  Key last_key_;
+  std::vector<uint32_t> last_order_;
   std::vector<WarpView> memory_, compute_;
 };
 
@@ -69,12 +98,12 @@ class MascarPolicy final : public SchedulerPolicyIF {
 
 std::unique_ptr<SchedulerPolicyIF> make_mascar_policy(const SchedulerConfig& cfg, const std::string& key_prefix,
                                                       const PolicyContext& context) {
-  if (context.mascar == nullptr) {
+  if (context.mascar == nullptr || context.warps == nullptr) {
     // Check the parameters first, so a bad one is reported as such.
     MascarState check(cfg.mascar, 1, 128, key_prefix, nullptr);
-    throw std::invalid_argument("mascar scheduling policy: no Mascar state given (the SM creates it)");
+    throw std::invalid_argument("mascar scheduling policy: no Mascar state or warp table given (the SM creates them)");
   }
-  return std::make_unique<MascarPolicy>(*context.mascar);
+  return std::make_unique<MascarPolicy>(*context.mascar, *context.warps);
 }
 
 }  // namespace gputlm::sm

@@ -1,0 +1,151 @@
+// Mascar (digest §B5) and CAR (§C1) in a whole SM (real LSU, L1D with few MSHRs, a
+// fixed-latency memory) on cu/ccws_reuse.ptx (each warp reads its own lines repeatedly),
+// results checked in every run: MP mode exactly while the L1D's flag says free MSHRs <=
+// almost_full_margin, the owner NACK in the L1D, CAR's recycling, consistent counters,
+// and no Mascar / CAR statistics under other policies.
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "sm/lsu/car_queue.h"
+#include "sm/scheduler/mascar/mascar_state.h"
+#include "sm_test_harness.h"
+#include "support/sm/ptx_kernel.h"
+
+using namespace sm_test;
+
+namespace {
+constexpr const char* kReusePtx = "tests/sm/cu/ccws_reuse.ptx";
+
+SmConfig mascar_sm(const std::string& policy, const std::string& queue) {
+  SmConfig cfg;
+  cfg.scheduler.policy = policy;
+  cfg.lsu.reexec_queue.policy = queue;
+  cfg.l1d.mshr.entries = 4;
+  cfg.l1d.mshr.almost_full_margin = 1;
+  cfg.l1d.miss_queue = 64;  // the MSHRs, not the miss queue, saturate
+  return cfg;
+}
+
+// `warps` warps in one CTA, each reading its `lines` lines `reps` times; outputs checked.
+void run_reuse(SmHarness& tb, uint32_t warps, int lines, int reps) {
+  PtxKernel k(kReusePtx, "ccws_reuse", {1, 1, 1}, {32 * warps, 1, 1});
+  std::vector<int> in(static_cast<std::size_t>(32) * warps * static_cast<uint32_t>(lines));
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<int>(i * 5 + 1);
+  const uint64_t in_addr = k.upload(in);
+  const uint64_t out_addr = k.upload(std::vector<int>(32 * warps, 0));
+  k.set_param<uint64_t>(0, in_addr);
+  k.set_param<uint64_t>(1, out_addr);
+  k.set_param<int>(2, lines);
+  k.set_param<int>(3, reps);
+  tb.run(k.instance());
+  const std::vector<int> out = k.download<int>(out_addr, 32 * warps);
+  for (uint32_t t = 0; t < 32 * warps; ++t) {
+    const uint32_t warp = t / 32, lane = t % 32;
+    int want = 0;
+    for (int rep = 0; rep < reps; ++rep)
+      for (int i = 0; i < lines; ++i)
+        want += in[(static_cast<std::size_t>(warp) * static_cast<uint32_t>(lines) + static_cast<uint32_t>(i)) * 32 + lane] ^ rep;
+    INFO("thread " << t);
+    REQUIRE(out[t] == want);
+  }
+}
+
+double stat(SmHarness& tb, const std::string& path) {
+  const stats::Stat* s = tb.root.find(path);
+  if (s == nullptr) FAIL("no statistic " << path);
+  return s->scalar(stats::View::Total);
+}
+
+// Records what MascarState reads each cycle (the flag and, for the same cycle, the L1D's
+// MSHR occupancy and the mode decided from it) and forwards everything to the SM.
+struct RecordingMemory final : MascarMemoryIF {
+  RecordingMemory(Sm& sm, MascarState& state) : sm(sm), state(state) {}
+  struct Cycle {
+    bool flag;
+    uint32_t free_mshrs;
+    MascarState::Mode mode;
+  };
+  bool memory_saturated() const override {
+    const bool f = sm.lsu().memory_saturated();
+    cycles.push_back(Cycle{f, sm.l1d().mshr_capacity() - sm.l1d().mshr_occupied(), MascarState::Mode::EP});
+    return f;
+  }
+  int32_t reexec_head_warp() const override { return sm.lsu().reexec_queue().head_warp(); }
+  bool reexec_has_queued(uint32_t w) const override { return sm.lsu().reexec_queue().has_queued(static_cast<int32_t>(w)); }
+  void set_owner_warp(int32_t w) override { sm.l1d().set_owner_warp(w); }
+  bool lsu_saturation_stalled(uint64_t cycle) const override {
+    cycles.back().mode = state.mode();  // end_cycle: the mode this cycle was scheduled in
+    return sm.lsu().saturation_stalled(cycle);
+  }
+  bool l1d_holds(uint64_t a) const override { return sm.l1d().probe(a); }
+  Sm& sm;
+  MascarState& state;
+  mutable std::vector<Cycle> cycles;
+};
+}  // namespace
+
+TEST_CASE("mascar in a whole SM: MP mode exactly while the L1D has at most almost_full_margin free MSHRs", "[sm][mascar]") {
+  SmHarness tb("tb", mascar_sm("mascar", "none"));
+  MascarState& state = *tb.sm.core().mascar();
+  RecordingMemory rec(tb.sm, state);
+  state.set_memory(&rec);
+  run_reuse(tb, 8, 4, 4);
+  REQUIRE(!rec.cycles.empty());
+  uint64_t mp = 0;
+  for (std::size_t i = 0; i < rec.cycles.size(); ++i) {
+    const auto& c = rec.cycles[i];
+    INFO("sample " << i << ": free MSHRs " << c.free_mshrs);
+    CHECK(c.flag == (c.free_mshrs <= 1));
+    CHECK((c.mode == MascarState::Mode::MP) == c.flag);
+    mp += c.mode == MascarState::Mode::MP;
+  }
+  CHECK(mp > 0);
+  CHECK(mp < rec.cycles.size());
+  CHECK(stat(tb, "sm0.mascar.ep_to_mp") > 0);
+  CHECK(stat(tb, "sm0.mascar.mp_cycles") + stat(tb, "sm0.mascar.ep_cycles") == stat(tb, "sm0.cycles"));
+  CHECK(stat(tb, "sm0.mascar.owner_acquisitions") > 0);
+  CHECK(stat(tb, "sm0.mascar.lsu_stall_cycles") <= stat(tb, "sm0.cycles"));
+}
+
+TEST_CASE("mascar with car in a whole SM: non-owner misses are NACKed and recycled and results verify", "[sm][mascar]") {
+  SmHarness tb("tb", mascar_sm("mascar", "car"));
+  run_reuse(tb, 8, 4, 4);
+  const auto l1d = tb.root.to_json()["sm0"]["l1d"];
+  const double l1d_nacks = l1d["read_outcomes"]["nack"].get<double>() + l1d["write_outcomes"]["nack"].get<double>();
+  CHECK(l1d_nacks > 0);
+  CHECK(stat(tb, "sm0.lsu.car.recycled_nacked") + stat(tb, "sm0.lsu.car.enqueued_nacked") == l1d_nacks);
+  CHECK(stat(tb, "sm0.lsu.car.enqueued") > 0);
+  CHECK(stat(tb, "sm0.lsu.car.services") - stat(tb, "sm0.lsu.car.recycled") == stat(tb, "sm0.lsu.car.enqueued"));
+  CHECK(stat(tb, "sm0.mascar.mp_cycles") > 0);
+  CHECK(stat(tb, "sm0.mascar.owner_changes") ==
+        stat(tb, "sm0.mascar.owner_acquisitions") + stat(tb, "sm0.mascar.owner_handovers"));
+  CHECK(tb.sm.lsu().reexec_queue().occupancy() == 0);
+}
+
+TEST_CASE("car without mascar scheduling in a whole SM: refused requests are queued and results verify", "[sm][mascar]") {
+  SmHarness tb("tb", mascar_sm("gto", "car"));
+  run_reuse(tb, 8, 4, 4);
+  CHECK(stat(tb, "sm0.lsu.car.enqueued") > 0);
+  CHECK(stat(tb, "sm0.lsu.car.enqueued_nacked") == 0);  // no owner: no NACK
+  CHECK(stat(tb, "sm0.lsu.reservation_fails") > 0);
+  CHECK(tb.root.find("sm0.mascar.cycles") == nullptr);
+}
+
+TEST_CASE("mascar counts LSU saturation stalls as the LSU does and stranded hits among them", "[sm][mascar]") {
+  SmHarness tb("tb", mascar_sm("mascar", "none"));
+  run_reuse(tb, 8, 4, 6);
+  CHECK(stat(tb, "sm0.mascar.lsu_stall_cycles") > 0);
+  // Without a queue, a saturation stall is a cycle the LSU kept a refused head request.
+  CHECK(stat(tb, "sm0.mascar.lsu_stall_cycles") == stat(tb, "sm0.lsu.lsu_sat_stall_cycles"));
+  CHECK(stat(tb, "sm0.mascar.stranded_hit_cycles") <= stat(tb, "sm0.mascar.lsu_stall_cycles"));
+}
+
+TEST_CASE("mascar and car add no statistics and no hooks under other policies", "[sm][mascar]") {
+  SmHarness tb("tb", mascar_sm("gto", "none"));
+  run_reuse(tb, 4, 2, 2);
+  CHECK(tb.sm.core().mascar() == nullptr);
+  CHECK(tb.root.find("sm0.mascar.cycles") == nullptr);
+  CHECK(tb.root.find("sm0.lsu.car.enqueued") == nullptr);
+  CHECK_FALSE(tb.root.to_json()["sm0"].contains("mascar"));
+}
