@@ -149,3 +149,24 @@ TEST_CASE("mascar and car add no statistics and no hooks under other policies", 
   CHECK(tb.root.find("sm0.lsu.car.enqueued") == nullptr);
   CHECK_FALSE(tb.root.to_json()["sm0"].contains("mascar"));
 }
+
+TEST_CASE("mascar schedulers that repeat unchanged decisions issue exactly as schedulers deciding every cycle", "[sm][mascar]") {
+  // MascarState versions the mode and the owner, the schedulers track the I-buffers: a
+  // scheduler may repeat its last decision while none changed. With an always-true issue
+  // filter a scheduler decides every cycle; both must issue the same instructions in the
+  // same cycles (MP mode and owner changes included) and count the same statistics.
+  SmHarness repeat("repeat", mascar_sm("mascar", "none")), every("every", mascar_sm("mascar", "none"));
+  for (uint32_t s = 0; s < 2; ++s)
+    every.sm.core().scheduler(s).set_issue_filter([](uint32_t, const isa::Instruction&) { return true; });
+  run_reuse(repeat, 8, 4, 4);
+  run_reuse(every, 8, 4, 4);
+  REQUIRE(repeat.issued.size() == every.issued.size());
+  const uint64_t a0 = repeat.issued.front().cycle, b0 = every.issued.front().cycle;
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < repeat.issued.size(); ++i)
+    same += repeat.issued[i].cycle - a0 == every.issued[i].cycle - b0 && repeat.issued[i].warp == every.issued[i].warp &&
+            repeat.issued[i].pc == every.issued[i].pc;
+  CHECK(same == repeat.issued.size());
+  CHECK(stat(repeat, "sm0.mascar.mp_cycles") > 0);
+  CHECK(repeat.root.to_json()["sm0"].dump() == every.root.to_json()["sm0"].dump());
+}

@@ -108,7 +108,6 @@ TEST_CASE("mascar lets only the owner issue memory instructions in MP mode over 
   }
   CHECK(mp_loads > 0);
   CHECK(owner_schedulers == std::set<uint32_t>{0, 1});  // one owner per SM, whichever scheduler
-  CHECK(tb.core.mascar()->stats()->vetoed_memory.value() > 0);
 }
 
 TEST_CASE("mascar hands ownership to the re-execution queue head warp when no warp is memory-ready", "[mascar]") {

@@ -35,9 +35,6 @@ MascarStats::MascarStats(stats::Group& sm_group)
       releases_own_load(group, "releases_own_load",
                         "owners released because their next instruction depends on their own long-latency load"),
       releases_other(group, "releases_other", "owners released because they wait at a barrier or exited"),
-      vetoed_memory(group, "vetoed_memory",
-                    "scheduler evaluations in which a non-owner's memory instruction, otherwise ready, was held "
-                    "(MP mode)"),
       lsu_stall_cycles(group, "lsu_stall_cycles",
                        "cycles the LSU was stalled by saturation: an L1 refused its head request and it stayed, or "
                        "a full re-execution queue kept new instructions out (002 Figs 2, 11)"),

@@ -71,7 +71,7 @@ struct MascarStats {
   stats::Counter cycles, mp_cycles, ep_cycles;
   stats::Ratio mp_fraction;
   stats::Counter ep_to_mp, owner_acquisitions, owner_handovers, owner_changes, releases_own_load,
-      releases_other, vetoed_memory, lsu_stall_cycles, stranded_hit_cycles;
+      releases_other, lsu_stall_cycles, stranded_hit_cycles;
   stats::Ratio lsu_stall_fraction;
 };
 
@@ -102,9 +102,6 @@ class MascarState {
   }
   // A memory instruction of `slot` may issue: EP, or no owner, or `slot` is the owner.
   bool may_issue_memory(uint32_t slot) const { return mode_ == Mode::EP || owner_ < 0 || slot == uint32_t(owner_); }
-  void note_vetoed() {
-    if (stats_) ++stats_->vetoed_memory;
-  }
   // `slot` issued `in` (owner acquisition in MP mode).
   void issued(uint32_t slot, const isa::Instruction& in);
   // The L1s accepted every request of `slot`'s memory instruction `in` (the LSU's sent observer).

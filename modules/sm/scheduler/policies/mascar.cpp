@@ -64,9 +64,7 @@ class MascarPolicy final : public SchedulerPolicyIF {
   uint64_t state_version() const override { return state_.version(); }
   bool vetoes_instructions() const override { return true; }
   bool may_issue(uint32_t slot, const isa::Instruction& in) override {
-    if (!state_.is_memory(in) || state_.may_issue_memory(slot)) return true;
-    state_.note_vetoed();
-    return false;
+    return !state_.is_memory(in) || state_.may_issue_memory(slot);
   }
 
  private:
