@@ -184,3 +184,40 @@ TEST_CASE("simt step API: the SIMT stack stays shallow in loops whose lanes leav
   CHECK(deepest <= 6);
   CHECK(dev.download<uint32_t>(mask, 32) == std::vector<uint32_t>(32, 0xFFFFFFFFu));
 }
+
+TEST_CASE("simt step API: peek_global_load gives the addresses the next load will read", "[simt]") {
+  // Every warp of barrier_with_exited (global loads, shared stores, a barrier, exits): before
+  // each step, peek_global_load must say true exactly for ld/ldu of global (or generic) data,
+  // and the step's own lanes and addresses must match what it predicted.
+  TestDevice dev("tests/isa/exec/cu/sync.ptx");
+  const int block = 128, live = 48;
+  std::vector<int> in(block);
+  for (int i = 0; i < block; ++i) in[i] = i + 1;
+  uint64_t din = dev.upload(in), dout = dev.alloc<int>(1, 0);
+  GridExecution g(dev.module(), dev.launch("barrier_with_exited", d1(1), d1(block), 0, din, dout, live));
+  CtaContext& cta = g.start_cta(0);
+  int loads = 0, others = 0;
+  for (int round = 0; round < 4; ++round)
+    for (WarpContext& w : cta.warps)
+      for (int guard = 0; guard < 1000 && w.status == WarpStatus::Ready; ++guard) {
+        uint64_t addr[32];
+        uint32_t mask = 0;
+        const bool peeked = g.peek_global_load(w, addr, mask);
+        const StepResult& r = g.step(w);
+        const bool global_load = r.is_memory && r.mem.kind == AccessKind::Load &&
+                                 (r.instr->op == Opcode::Ld || r.instr->op == Opcode::Ldu) &&
+                                 r.mem.space == StateSpace::Global;
+        CHECK(peeked == global_load);
+        if (!peeked) {
+          ++others;
+          continue;
+        }
+        ++loads;
+        CHECK(mask == r.mem.lane_mask);
+        for (uint32_t l = 0; l < 32; ++l)
+          if (mask & (1u << l)) CHECK(addr[l] == r.mem.addr[l]);
+      }
+  CHECK(loads > 0);
+  CHECK(others > 0);
+  CHECK(cta.finished());
+}
