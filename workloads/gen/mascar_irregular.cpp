@@ -69,9 +69,10 @@ struct SuffixTree {
 };
 
 void gen_mummer(Size size, const OutDir& out) {
-  const int ref_len = size == Size::kSmall ? 16384 : 262144;
-  const int nreads = size == Size::kSmall ? 1920 : 19200;
-  const int read_len = 32, min_match = 12, npos = read_len - min_match + 1;
+  // Small: the tree (13k nodes, 0.4 MB) fits the 768 KB L2; medium's (426k nodes, 13.6 MB) does not.
+  const int ref_len = size == Size::kSmall ? 8192 : 262144;
+  const int nreads = size == Size::kSmall ? 960 : 9600;
+  const int read_len = 18, min_match = 14, npos = read_len - min_match + 1;
   SplitMix64 rng(4101);
   std::vector<uint8_t> ref(ref_len + 1);
   for (int i = 0; i < ref_len; ++i) ref[i] = static_cast<uint8_t>(rng.uniform_int(0, 3));
@@ -133,7 +134,7 @@ GPUTLM_WORKLOAD("mummer", "Mascar/Rodinia MUMmerGPU: per-read suffix-tree walks 
 constexpr int kSadRange = 16, kSadDim = 33, kSadMaxPos = 1089, kSadPadded = 1096;
 
 void gen_sad(Size size, const OutDir& out) {
-  const int mbw = size == Size::kSmall ? 2 : 11, mbh = size == Size::kSmall ? 2 : 9;
+  const int mbw = size == Size::kSmall ? 2 : 8, mbh = size == Size::kSmall ? 2 : 5;
   const int w = mbw * 16, h = mbh * 16, nmb = mbw * mbh;
   SplitMix64 rng(4201);
   // Reference frame: a 4x4 box blur of random bytes (smooth enough that SADs vary); the
