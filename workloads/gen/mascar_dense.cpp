@@ -18,15 +18,16 @@ constexpr int kLkMaxPoints = 150, kLkMaxCircles = 7, kLkThreads = 320, kLkPow2 =
 
 struct LeukoSize {
   int ncircles, npoints, min_radius;  // radii min_radius, +2, ...
-  int interior_w, interior_h;          // GICOV pixels (one CTA per row)
+  int interior_w, interior_h;         // GICOV pixels (one CTA per row)
   int dilate_radius;
-  int ncells, cell_m, cell_n;          // IMGVF cells: up to cell_m x cell_n, a few smaller
+  int ncells, cell_m, cell_n;  // IMGVF cells: up to cell_m x cell_n, a few smaller
   int iterations;
   float cutoff;  // mean change that ends a cell's iterations
 };
 
 // One IMGVF iteration on the CPU in the kernel's order; returns the reduction's total.
-float imgvf_step(std::vector<float>& f, const float* img, int m, int n, float vx, float vy, float one_over_e) {
+float imgvf_step(std::vector<float>& f, const float* img, int m, int n, float vx, float vy,
+                 float one_over_e) {
   auto he = [](float x) { return std::fma(std::atan(x), 0.318309886183790671538f, 0.5f); };
   std::vector<float> nf(f.size());
   std::vector<float> diff(kLkThreads, 0.0f);
@@ -73,7 +74,8 @@ void gen_leukocyte(Size size, const OutDir& out) {
     int r = static_cast<int>(rng.uniform_int(8, 14));
     for (int y = std::max(0, cy - r); y <= std::min(h - 1, cy + r); ++y)
       for (int x = std::max(0, cx - r); x <= std::min(w - 1, cx + r); ++x)
-        if ((x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r) img[static_cast<std::size_t>(y) * w + x] += 0.6f;
+        if ((x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r)
+          img[static_cast<std::size_t>(y) * w + x] += 0.6f;
   }
   std::vector<float> gx(img.size(), 0.0f), gy(img.size(), 0.0f);
   for (int y = 1; y + 1 < h; ++y)
@@ -102,7 +104,8 @@ void gen_leukocyte(Size size, const OutDir& out) {
       for (int k = 0; k < z.ncircles; ++k) {
         float sum = 0.0f, m2 = 0.0f, mean = 0.0f;
         for (int n = 0; n < z.npoints; ++n) {
-          std::size_t a = static_cast<std::size_t>(i + ty[k * kLkMaxPoints + n]) * w + j + tx[k * kLkMaxPoints + n];
+          std::size_t a =
+              static_cast<std::size_t>(i + ty[k * kLkMaxPoints + n]) * w + j + tx[k * kLkMaxPoints + n];
           float p = std::fma(gx[a], cos_a[n], gy[a] * sin_a[n]);
           sum = sum + p;
           float delta = p - mean;
@@ -120,7 +123,8 @@ void gen_leukocyte(Size size, const OutDir& out) {
   for (int ei = 0; ei < ssz; ++ei)
     for (int ej = 0; ej < ssz; ++ej) {
       int dy = ei - z.dilate_radius, dx = ej - z.dilate_radius;
-      strel[static_cast<std::size_t>(ei) * ssz + ej] = dx * dx + dy * dy <= z.dilate_radius * z.dilate_radius ? 1.0f : 0.0f;
+      strel[static_cast<std::size_t>(ei) * ssz + ej] =
+          dx * dx + dy * dy <= z.dilate_radius * z.dilate_radius ? 1.0f : 0.0f;
     }
   std::vector<float> dilated(img.size());
   for (int i = 0; i < h; ++i)
@@ -204,7 +208,8 @@ void gen_lavamd(Size size, const OutDir& out) {
   // ptxas scheduling), so the box with the most neighbours sets the run time: medium is a
   // 4x4x2 slab of Rodinia's boxes (at most 17 neighbours), small a 15x2x1 slab of boxes of
   // 16 (at most 5), to stay near 60k cycles.
-  const int bxn = size == Size::kSmall ? 15 : 4, byn = size == Size::kSmall ? 2 : 4, bzn = size == Size::kSmall ? 1 : 2;
+  const int bxn = size == Size::kSmall ? 15 : 4, byn = size == Size::kSmall ? 2 : 4,
+            bzn = size == Size::kSmall ? 1 : 2;
   const int par = size == Size::kSmall ? 16 : 100;  // particles per box
   const int nboxes = bxn * byn * bzn;
   const float alpha = 0.5f;
@@ -219,7 +224,8 @@ void gen_lavamd(Size size, const OutDir& out) {
           for (int m = -1; m <= 1; ++m)
             for (int n = -1; n <= 1; ++n) {
               if (l == 0 && m == 0 && n == 0) continue;
-              if (i + l < 0 || i + l >= bzn || j + m < 0 || j + m >= byn || k + n < 0 || k + n >= bxn) continue;
+              if (i + l < 0 || i + l >= bzn || j + m < 0 || j + m >= byn || k + n < 0 || k + n >= bxn)
+                continue;
               nei[static_cast<std::size_t>(box) * 26 + nn[box]++] = ((i + l) * byn + j + m) * bxn + k + n;
             }
       }

@@ -119,6 +119,22 @@ void gen_mummer(Size size, const OutDir& out) {
       node_ref[static_cast<std::size_t>(r) * npos + qs] = node;
     }
   }
+  // The walks' lengths must be the longest prefixes of the read's suffixes that occur in
+  // the reference: the tree is this file's own construction, so check it by brute force
+  // (small input only; the medium one would take minutes).
+  if (size == Size::kSmall)
+    for (int r = 0; r < nreads; ++r)
+      for (int qs = 0; qs < npos; ++qs) {
+        const uint8_t* q = &reads[static_cast<std::size_t>(r) * read_len + qs];
+        int best = 0;
+        for (int at = 0; at < ref_len && best < read_len - qs; ++at) {
+          int k = 0;
+          while (k < read_len - qs && at + k < ref_len && ref[at + k] == q[k]) ++k;
+          best = std::max(best, k);
+        }
+        if (best != len_ref[static_cast<std::size_t>(r) * npos + qs])
+          throw GenerateError("mummer: the suffix tree walk disagrees with a brute-force search");
+      }
   out.write("nodes.bin", nodes);
   out.write("ref.bin", ref);
   out.write("reads.bin", reads);
@@ -167,15 +183,16 @@ void gen_sad(Size size, const OutDir& out) {
         for (int y = 0; y < 4; ++y)
           for (int x = 0; x < 4; ++x) {
             int sx = std::clamp(ox + x, 0, w - 1), sy = std::clamp(oy + y, 0, h - 1);
-            s += std::abs(ref[static_cast<std::size_t>(sy) * w + sx] - frame[static_cast<std::size_t>(fy + y) * w + fx + x]);
+            s += std::abs(ref[static_cast<std::size_t>(sy) * w + sx] -
+                          frame[static_cast<std::size_t>(fy + y) * w + fx + x]);
           }
         row[pos] = static_cast<uint16_t>(s);
       }
     }
   // The larger blocks: sums of 4x4 rows; positions 0..1089 (the kernel adds u16 pairs, so
   // it also writes the first padding entry, 0 + 0), the rest stays 0.
-  std::vector<uint16_t> s88(static_cast<std::size_t>(nmb) * 4 * kSadPadded, 0), s84(static_cast<std::size_t>(nmb) * 8 * kSadPadded, 0),
-      s48(s84.size(), 0);
+  std::vector<uint16_t> s88(static_cast<std::size_t>(nmb) * 4 * kSadPadded, 0),
+      s84(static_cast<std::size_t>(nmb) * 8 * kSadPadded, 0), s48(s84.size(), 0);
   auto r4 = [&](int mb, int blk) { return &sad4[static_cast<std::size_t>(mb * 16 + blk) * kSadPadded]; };
   for (int mb = 0; mb < nmb; ++mb)
     for (int by = 0; by < 4; ++by)
@@ -243,7 +260,8 @@ void gen_mrig(Size size, const OutDir& out) {
   }
   std::vector<uint32_t> count(nbins, 0);
   for (const auto& s : samples)
-    ++count[static_cast<uint32_t>(s.kz) * (gx * gy) + static_cast<uint32_t>(s.ky) * gx + static_cast<uint32_t>(s.kx)];
+    ++count[(static_cast<uint32_t>(s.kz) * gy + static_cast<uint32_t>(s.ky)) * gx +
+            static_cast<uint32_t>(s.kx)];
   std::vector<uint32_t> start(nbins + 1, 0);
   for (int b = 0; b < nbins; ++b) start[b + 1] = start[b] + count[b];
   // Gridding: the same cells as the kernel's tile search reach every sample within the
@@ -253,10 +271,12 @@ void gen_mrig(Size size, const OutDir& out) {
   std::vector<uint32_t> density(nbins, 0);
   for (const auto& s : samples) {
     if (!((s.real != 0.0f || s.imag != 0.0f) && s.sdc != 0.0f)) continue;
-    for (int Z = std::max(0, static_cast<int>(s.kz) - 3); Z <= std::min(gz - 1, static_cast<int>(s.kz) + 3); ++Z)
-      for (int Y = std::max(0, static_cast<int>(s.ky) - 3); Y <= std::min(gy - 1, static_cast<int>(s.ky) + 3); ++Y)
-        for (int X = std::max(0, static_cast<int>(s.kx) - 3); X <= std::min(gx - 1, static_cast<int>(s.kx) + 3); ++X) {
-          float dx = s.kx - static_cast<float>(X), dy = s.ky - static_cast<float>(Y), dz = s.kz - static_cast<float>(Z);
+    const int cx = static_cast<int>(s.kx), cy = static_cast<int>(s.ky), cz = static_cast<int>(s.kz);
+    for (int Z = std::max(0, cz - 3); Z <= std::min(gz - 1, cz + 3); ++Z)
+      for (int Y = std::max(0, cy - 3); Y <= std::min(gy - 1, cy + 3); ++Y)
+        for (int X = std::max(0, cx - 3); X <= std::min(gx - 1, cx + 3); ++X) {
+          float dx = s.kx - static_cast<float>(X), dy = s.ky - static_cast<float>(Y);
+          float dz = s.kz - static_cast<float>(Z);
           float v = std::fma(dz, dz, std::fma(dx, dx, dy * dy));
           if (!(v < 6.25f)) continue;
           float w = mrig_weight(v, beta, s.sdc);
@@ -278,7 +298,8 @@ void gen_mrig(Size size, const OutDir& out) {
   out.write("grid_ref.bin", grid);
   out.write("density_ref.bin", density);
   std::printf("mrig: %dx%dx%d grid, %d samples, max %u per bin, max density %u\n", gx, gy, gz, n,
-              *std::max_element(count.begin(), count.end()), *std::max_element(density.begin(), density.end()));
+              *std::max_element(count.begin(), count.end()),
+              *std::max_element(density.begin(), density.end()));
 }
 GPUTLM_WORKLOAD("mrig", "Mascar/Parboil MRI-Gridding: atomic binning, scan, reorder, KB gridding", gen_mrig);
 

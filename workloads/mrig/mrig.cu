@@ -73,7 +73,8 @@ extern "C" __global__ void mrig_scan(const unsigned* __restrict__ bin_count, uns
     __syncthreads();
     unsigned excl = carry + warp_sum[warp] + incl - v;
     if (first < nbins)
-      *reinterpret_cast<uint4*>(bin_start + first) = make_uint4(excl, excl + c.x, excl + c.x + c.y, excl + c.x + c.y + c.z);
+      *reinterpret_cast<uint4*>(bin_start + first) =
+          make_uint4(excl, excl + c.x, excl + c.x + c.y, excl + c.x + c.y + c.z);
     if (t == MRIG_SCAN_THREADS - 1) s_carry = excl + v;  // this round's end
     // Every thread has read warp_sum before the next round's lane 31 overwrites it, and
     // s_carry is not written again before the next round's first barrier.
@@ -84,7 +85,8 @@ extern "C" __global__ void mrig_scan(const unsigned* __restrict__ bin_count, uns
 }
 
 extern "C" __global__ void mrig_reorder(int n, const ReconstructionSample* __restrict__ samples,
-                                        const unsigned* __restrict__ bin_of, const unsigned* __restrict__ slot_of,
+                                        const unsigned* __restrict__ bin_of,
+                                        const unsigned* __restrict__ slot_of,
                                         const unsigned* __restrict__ bin_start,
                                         ReconstructionSample* __restrict__ sorted) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -95,9 +97,10 @@ extern "C" __global__ void mrig_reorder(int n, const ReconstructionSample* __res
 // Parboil's rational approximation of the Kaiser-Bessel window (its shorter constants).
 __device__ float mrig_kernel_value(float v) {
   float z = v * v;
-  float num = (z * (z * (z * (z * (z * (z * (z * (z * (z * (z * (z * (z * (z * (z * 0.2105e-22f + 0.3807e-19f) +
-                0.4799e-16f) + 0.4351e-13f) + 0.3009e-10f) + 0.1602e-7f) + 0.6548e-5f) + 0.2025e-2f) +
-                0.4630e0f) + 0.7543e2f) + 0.8307e4f) + 0.5716e6f) + 0.2164e8f) + 0.3566e9f) + 0.1440e10f);
+  float num = (z * (z * (z * (z * (z * (z * (z * (z * (z * (z * (z * (z * (z * (z *
+                0.2105e-22f + 0.3807e-19f) + 0.4799e-16f) + 0.4351e-13f) + 0.3009e-10f) +
+                0.1602e-7f) + 0.6548e-5f) + 0.2025e-2f) + 0.4630e0f) + 0.7543e2f) + 0.8307e4f) +
+                0.5716e6f) + 0.2164e8f) + 0.3566e9f) + 0.1440e10f);
   float den = (z * (z * (z - 0.307646912682801e4f) + 0.347626332405882e7f) - 0.144e10f);
   return -num / den;
 }

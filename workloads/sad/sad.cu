@@ -23,7 +23,8 @@
 
 __device__ __forceinline__ int sad_clamp(int v, int hi) { return v < 0 ? 0 : (v > hi ? hi : v); }
 
-extern "C" __global__ void sad_calc_4(unsigned short* __restrict__ sad4, const unsigned short* __restrict__ frame,
+extern "C" __global__ void sad_calc_4(unsigned short* __restrict__ sad4,
+                                      const unsigned short* __restrict__ frame,
                                       const unsigned short* __restrict__ ref, int mb_width, int mb_height) {
   __shared__ unsigned short frame_loc[16];
   __shared__ unsigned int sad_words[SAD_ROW_WORDS];
@@ -49,7 +50,8 @@ extern "C" __global__ void sad_calc_4(unsigned short* __restrict__ sad4, const u
       int t0 = line[sad_clamp(sx, img_w - 1)], t1 = line[sad_clamp(sx + 1, img_w - 1)];
       int t2 = line[sad_clamp(sx + 2, img_w - 1)], t3 = line[sad_clamp(sx + 3, img_w - 1)];
       int t4 = line[sad_clamp(sx + 4, img_w - 1)], t5 = line[sad_clamp(sx + 5, img_w - 1)];
-      int f0 = frame_loc[y * 4], f1 = frame_loc[y * 4 + 1], f2 = frame_loc[y * 4 + 2], f3 = frame_loc[y * 4 + 3];
+      int f0 = frame_loc[y * 4], f1 = frame_loc[y * 4 + 1];
+      int f2 = frame_loc[y * 4 + 2], f3 = frame_loc[y * 4 + 3];
       sad1 += abs(t0 - f0) + abs(t1 - f1) + abs(t2 - f2) + abs(t3 - f3);
       sad2 += abs(t1 - f0) + abs(t2 - f1) + abs(t3 - f2) + abs(t4 - f3);
       sad3 += abs(t2 - f0) + abs(t3 - f1) + abs(t4 - f2) + abs(t5 - f3);
@@ -72,9 +74,10 @@ extern "C" __global__ void sad_calc_4(unsigned short* __restrict__ sad4, const u
   for (int i = lidx; i < SAD_ROW_WORDS; i += blockDim.x) out[i] = sad_words[i];
 }
 
-extern "C" __global__ void sad_calc_8(const unsigned short* __restrict__ sad4, unsigned short* __restrict__ sad8x8,
-                                      unsigned short* __restrict__ sad8x4, unsigned short* __restrict__ sad4x8,
-                                      int mb_width) {
+extern "C" __global__ void sad_calc_8(const unsigned short* __restrict__ sad4,
+                                      unsigned short* __restrict__ sad8x8,
+                                      unsigned short* __restrict__ sad8x4,
+                                      unsigned short* __restrict__ sad4x8, int mb_width) {
   int tx = threadIdx.y & 1, ty = threadIdx.y >> 1;  // this thread row's 8x8 block
   long mb = blockIdx.y * mb_width + blockIdx.x;
   // Its top-left 4x4 block; the others are +1 (right), +4 (below), +5.
