@@ -92,6 +92,11 @@ GPUTLM_WORKLOAD_TEST(particlefilter)
 GPUTLM_WORKLOAD_TEST(radixsort)
 GPUTLM_WORKLOAD_TEST(srad)
 GPUTLM_WORKLOAD_TEST(tpacf)
+GPUTLM_WORKLOAD_TEST(mummer)
+GPUTLM_WORKLOAD_TEST(sad)
+GPUTLM_WORKLOAD_TEST(mrig)
+GPUTLM_WORKLOAD_TEST(leukocyte)
+GPUTLM_WORKLOAD_TEST(lavamd)
 
 TEST_CASE("workload_suite has a test for every generated workload", "[workloads]") {
   std::set<std::string> generated;

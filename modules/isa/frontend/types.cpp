@@ -108,11 +108,13 @@ bool encode_immediate(const ImmLiteral& lit, ScalarType type, uint64_t& bits, st
     return true;
   }
   if (type == ScalarType::Pred) {
-    if (lit.kind != TokKind::Int || lit.negative || lit.bits > 1) {
-      error = "predicate immediates must be 0 or 1";
+    // Any integer constant, nonzero meaning true, as ptxas takes it: nvcc writes
+    // `mov.pred %p, -1` for true.
+    if (lit.kind != TokKind::Int) {
+      error = "predicate immediates must be integers";
       return false;
     }
-    bits = lit.bits;
+    bits = lit.bits != 0 ? 1 : 0;
     return true;
   }
   // Integer / bit types.

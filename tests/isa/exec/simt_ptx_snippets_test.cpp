@@ -453,3 +453,32 @@ TEST_CASE("simt: setp combiners with two destinations, set, selp, slct, testp", 
     CHECK(o[6 * l + 5] == 0x40000000u);  // copysign d, a, b = |b| with a's sign: +2.0 (a = l >= +0)
   }
 }
+
+TEST_CASE("simt: a predicate immediate is true when nonzero (nvcc writes mov.pred %p, -1)", "[simt]") {
+  TestDevice dev(TestDevice::Text{}, kHeader + R"(
+.visible .entry pred_imm(.param .u64 p_out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  mov.pred %p1, -1;
+  mov.pred %p2, 0;
+  mov.pred %p3, 2;
+  selp.u32 %r1, 7, 8, %p1;
+  selp.u32 %r2, 7, 8, %p2;
+  selp.u32 %r3, 7, 8, %p3;
+  ld.param.u64 %rd1, [p_out];
+  cvta.to.global.u64 %rd1, %rd1;
+  st.global.u32 [%rd1], %r1;
+  st.global.u32 [%rd1+4], %r2;
+  st.global.u32 [%rd1+8], %r3;
+  ret;
+}
+)", "pred_imm.ptx");
+  uint64_t out = dev.alloc<uint32_t>(3, 0);
+  dev.run("pred_imm", d1(1), d1(1), 0, out);
+  auto o = dev.download<uint32_t>(out, 3);
+  CHECK(o[0] == 7);
+  CHECK(o[1] == 8);
+  CHECK(o[2] == 7);
+}

@@ -86,6 +86,7 @@ TEST_CASE("ptx_parser error: bad immediates", "[ptx_parser]") {
   check_body_error("  mov.u32 %r1, 1e;", 16, "1e", "exponent");
   check_body_error("  mov.u32 %r1, 09;", 16, "09", "malformed integer");
   check_body_error("  lop3.b32 %r1, %r2, %r3, %r4, 300;", 32, "300", "lookup table");
+  check_body_error("  mov.pred %p1, 1.0;", 17, "1.0", "predicate immediates must be integers");
 }
 
 TEST_CASE("ptx_parser error: unbalanced braces and truncated files", "[ptx_parser]") {

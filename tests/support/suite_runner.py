@@ -1,0 +1,55 @@
+"""Shared by the whole-suite tests (tests/*/suite_*.py): run `gputlm suite` with extra
+parameters, fail on any workload that does not verify, and hand back each workload's
+timing statistics for the test's own checks.
+
+A test script is called as  SCRIPT GPUTLM WORKLOADS_DIR TMP_DIR CONFIG...  (see `args`)."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+
+def args(n_configs):
+    """(gputlm, workloads, tmp, [configs]) from argv; tmp is emptied."""
+    if len(sys.argv) != 4 + n_configs:
+        sys.exit(f"usage: {os.path.basename(sys.argv[0])} GPUTLM WORKLOADS_DIR TMP_DIR"
+                 + "".join(f" CONFIG{i + 1}" for i in range(n_configs)))
+    gputlm, workloads, tmp = sys.argv[1:4]
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    return gputlm, workloads, tmp, sys.argv[4:]
+
+
+def run_suite(gputlm, workloads, tmp, name, config, params=(), min_workloads=20):
+    """Runs the suite into TMP/NAME; returns {file name: timing statistics}. Exits non-zero,
+    printing the suite's output, when the suite fails or any workload does not verify."""
+    out = os.path.join(tmp, name)
+    cmd = [gputlm, "suite", "--config", config, "--workloads", workloads, "-j", "2", "--out", out]
+    for p in params:
+        cmd += ["-p", p]
+    run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    with open(out + ".txt", "w") as f:
+        f.write(run.stdout)
+    if run.returncode != 0 or "FAIL" in run.stdout:
+        sys.stderr.write(run.stdout)
+        sys.exit(f"{name}: a workload failed ({' '.join(cmd)})")
+    files = sorted(f for f in os.listdir(out) if f.endswith(".timing.json"))
+    if len(files) < min_workloads:
+        sys.exit(f"{name}: only {len(files)} workloads in {out}")
+    stats = {}
+    for f in files:
+        with open(os.path.join(out, f)) as fh:
+            stats[f] = json.load(fh)
+    return stats
+
+
+def groups_with(tree, key):
+    """Every statistics group (depth first) that has a child named KEY, e.g. each sm<i>
+    holding an `elf` group."""
+    if isinstance(tree, dict):
+        if key in tree and isinstance(tree[key], dict):
+            yield tree
+            return
+        for v in tree.values():
+            yield from groups_with(v, key)
