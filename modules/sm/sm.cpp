@@ -33,6 +33,7 @@ struct Sm::MascarPort final : MascarMemoryIF {
   void set_owner_warp(int32_t warp) override { sm.l1d_.set_owner_warp(warp); }
   bool lsu_saturation_stalled(uint64_t cycle) const override { return sm.lsu_.saturation_stalled(cycle); }
   bool l1d_holds(uint64_t address) const override { return sm.l1d_.probe(address); }
+  uint64_t l1d_contents_version() const override { return sm.l1d_.contents_version(); }
   Sm& sm;
 };
 

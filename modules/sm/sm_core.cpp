@@ -211,7 +211,7 @@ bool SmCore::tick_issue(uint64_t cycle) {
       if (table_.live(w)) active |= uint64_t{1} << w;
     shared_.ccws->advance(cycle, active);
   }
-  // Mascar: mode from the saturation flag, WST, owner release and hand-over.
+  // Mascar: mode from the saturation flag, owner release and hand-over.
   if (shared_.mascar) shared_.mascar->begin_cycle(cycle, table_, *scoreboard_);
   // A warp held by a busy unit is released by that unit, which reports itself busy while
   // its availability can change without an outside event (PipelineStage::tick).

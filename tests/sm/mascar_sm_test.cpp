@@ -79,6 +79,7 @@ struct RecordingMemory final : MascarMemoryIF {
     return sm.lsu().saturation_stalled(cycle);
   }
   bool l1d_holds(uint64_t a) const override { return sm.l1d().probe(a); }
+  uint64_t l1d_contents_version() const override { return sm.l1d().contents_version(); }
   Sm& sm;
   MascarState& state;
   mutable std::vector<Cycle> cycles;
@@ -169,4 +170,31 @@ TEST_CASE("mascar schedulers that repeat unchanged decisions issue exactly as sc
   CHECK(same == repeat.issued.size());
   CHECK(stat(repeat, "sm0.mascar.mp_cycles") > 0);
   CHECK(repeat.root.to_json()["sm0"].dump() == every.root.to_json()["sm0"].dump());
+}
+
+TEST_CASE("mascar stranded-hit cycles are the same when probes are reused while the L1D contents are unchanged", "[sm][mascar]") {
+  // MascarState probes a warp's lines again only when the warp issued or the L1D's
+  // contents version changed; a memory side whose version changes on every read forces a
+  // probe every cycle. Both count the same cycles.
+  struct AlwaysProbe final : MascarMemoryIF {
+    explicit AlwaysProbe(Sm& sm) : sm(sm) {}
+    bool memory_saturated() const override { return sm.lsu().memory_saturated(); }
+    int32_t reexec_head_warp() const override { return sm.lsu().reexec_queue().head_warp(); }
+    bool reexec_has_queued(uint32_t w) const override { return sm.lsu().reexec_queue().has_queued(static_cast<int32_t>(w)); }
+    void set_owner_warp(int32_t w) override { sm.l1d().set_owner_warp(w); }
+    bool lsu_saturation_stalled(uint64_t c) const override { return sm.lsu().saturation_stalled(c); }
+    bool l1d_holds(uint64_t a) const override { return sm.l1d().probe(a); }
+    uint64_t l1d_contents_version() const override { return ++reads; }
+    Sm& sm;
+    mutable uint64_t reads = 0;
+  };
+  SmHarness reuse("reuse", mascar_sm("mascar", "none")), always("always", mascar_sm("mascar", "none"));
+  AlwaysProbe side(always.sm);
+  always.sm.core().mascar()->set_memory(&side);
+  run_reuse(reuse, 16, 4, 4);  // 64 lines: they fit in the 16 KB L1D, and the warps' later loads hit
+  run_reuse(always, 16, 4, 4);
+  CHECK(side.reads > 0);
+  CHECK(stat(reuse, "sm0.mascar.stranded_hit_cycles") > 0);
+  CHECK(stat(reuse, "sm0.mascar.stranded_hit_cycles") == stat(always, "sm0.mascar.stranded_hit_cycles"));
+  CHECK(reuse.root.to_json()["sm0"].dump() == always.root.to_json()["sm0"].dump());
 }

@@ -151,6 +151,11 @@ bool Cache::saturated() const {
   return mshr_->almost_full() || miss_queue_free() <= cfg_.saturation_margin;
 }
 
+uint64_t Cache::contents_version() const {
+  const_cast<Cache*>(this)->catch_up();
+  return tags_.contents_version();
+}
+
 bool Cache::probe(uint64_t address) const {
   const_cast<Cache*>(this)->catch_up();
   const uint64_t block = tags_.block_of(address);
@@ -511,6 +516,7 @@ void Cache::do_invalidate() {
         tags_.invalidate(s, w);
       } else {  // sectors still pending: keep the reservation, drop the valid data
         l.valid_sectors = l.partial_sectors = l.dirty_sectors = 0;
+        tags_.note_contents_change();
         l.written.reset();
         l.dirty = false;
       }

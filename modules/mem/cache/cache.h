@@ -84,6 +84,7 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   uint32_t mshr_capacity() const override { return mshr_->capacity(); }
   bool saturated() const override;
   bool probe(uint64_t address) const override;
+  uint64_t contents_version() const override;
   // CacheControlIF
   // Takes effect from the next cycle, so it never races with this cycle's accesses.
   void set_owner_warp(int32_t warp) override;

@@ -65,6 +65,9 @@ class CacheStatusIF : public virtual sc_core::sc_interface {
   virtual uint32_t mshr_capacity() const = 0;
   virtual bool saturated() const = 0;           // Mascar "almost full" (MSHR or miss queue)
   virtual bool probe(uint64_t address) const = 0;  // a valid line holds the address
+  // Changes whenever some probe() answer may have changed (Mascar's stranded-hit count
+  // reuses its probes while it stays the same).
+  virtual uint64_t contents_version() const = 0;
 };
 
 // Driven by the SM / GPU.

@@ -44,6 +44,7 @@ void TagArray::reserve(uint32_t set, uint32_t way, uint64_t block, int32_t wid, 
                        uint32_t sectors) {
   CacheLine& l = line(set, way);
   if (l.state == LineState::Reserved) throw std::logic_error("TagArray: reserving a reserved line");
+  ++contents_version_;
   l = CacheLine{};
   l.block = block;
   l.state = LineState::Reserved;
@@ -67,6 +68,7 @@ void TagArray::reserve_sectors(uint32_t set, uint32_t way, uint32_t sectors, int
 void TagArray::install(uint32_t set, uint32_t way, uint64_t block, int32_t wid, uint32_t sectors) {
   CacheLine& l = line(set, way);
   if (l.state == LineState::Reserved) throw std::logic_error("TagArray: installing over a reserved line");
+  ++contents_version_;
   l = CacheLine{};
   l.block = block;
   l.state = LineState::Valid;
@@ -79,6 +81,7 @@ void TagArray::complete_fill(uint32_t set, uint32_t way, uint32_t sectors) {
   CacheLine& l = line(set, way);
   if (l.state != LineState::Reserved || (l.pending_sectors & sectors) != sectors)
     throw std::logic_error("TagArray: fill of sectors that are not pending");
+  ++contents_version_;
   l.valid_sectors |= sectors;
   l.pending_sectors &= ~sectors;
   l.partial_sectors &= ~sectors;
@@ -99,6 +102,7 @@ void TagArray::write_lazy(uint32_t set, uint32_t way, uint32_t sector, const std
   bool all = true;
   for (uint32_t b = first; b < first + sector_size_ && all; ++b) all = l.written.test(b);
   if (all) {
+    ++contents_version_;
     l.valid_sectors |= sector;
     l.partial_sectors &= ~sector;
   } else {
@@ -114,6 +118,7 @@ uint32_t TagArray::writeback_bytes(const CacheLine& l) const {
 void TagArray::invalidate(uint32_t set, uint32_t way) {
   CacheLine& l = line(set, way);
   if (l.state == LineState::Reserved) --reserved_[set];
+  ++contents_version_;
   l = CacheLine{};
 }
 

@@ -78,6 +78,7 @@ class TagArray {
   void complete_fill(uint32_t set, uint32_t way, uint32_t sectors);
   // On-fill sector miss: sectors arrive for a line that is present.
   void add_sectors(uint32_t set, uint32_t way, uint32_t sectors) {
+    ++contents_version_;
     line(set, way).valid_sectors |= sectors;
     line(set, way).partial_sectors &= ~sectors;
   }
@@ -92,6 +93,10 @@ class TagArray {
   // Bytes a write-back of the line carries: its dirty sectors (the line when unsectored).
   uint32_t writeback_bytes(const CacheLine& l) const;
   void invalidate(uint32_t set, uint32_t way);
+  // Changes whenever a line's valid sectors may have changed (what a presence probe sees);
+  // code that changes a line through line() calls note_contents_change().
+  uint64_t contents_version() const { return contents_version_; }
+  void note_contents_change() { ++contents_version_; }
 
  private:
   uint32_t sets_, ways_, line_size_, sector_size_, all_sectors_;
@@ -101,6 +106,7 @@ class TagArray {
   std::vector<CacheLine> lines_;
   std::vector<uint32_t> reserved_;
   mutable std::vector<uint8_t> candidate_, valid_;  // scratch for victim(), sized once
+  uint64_t contents_version_ = 0;
 };
 
 }  // namespace gputlm::mem

@@ -57,6 +57,7 @@ WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const Sm
       wants_outcome_(policy_->wants_issue_outcome()),
       vetoes_(policy_->vetoes_instructions()),
       versioned_(policy_->has_state_version()),
+      watch_versions_(versioned_),
       last_block_(table.size(), WarpBlock::NotEligible) {
   views_.reserve(table.size());
   order_.reserve(table.size());
@@ -195,13 +196,15 @@ void WarpScheduler::order_warps() {
 }
 
 uint32_t WarpScheduler::tick(uint64_t cycle) {
-  if (filter_version_ && filter_version_() != filter_version_seen_) {
-    filter_version_seen_ = filter_version_();
-    inputs_changed_ = true;
-  }
-  if (versioned_ && policy_->state_version() != policy_version_) {
-    policy_version_ = policy_->state_version();
-    inputs_changed_ = true;  // re-order and re-decide
+  if (watch_versions_) {  // changed versioned inputs: re-order and re-decide
+    if (filter_version_ && filter_version_() != filter_version_seen_) {
+      filter_version_seen_ = filter_version_();
+      inputs_changed_ = true;
+    }
+    if (versioned_ && policy_->state_version() != policy_version_) {
+      policy_version_ = policy_->state_version();
+      inputs_changed_ = true;
+    }
   }
   if (decision_unchanged(cycle)) {
     add_stall(1);

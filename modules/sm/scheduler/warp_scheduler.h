@@ -92,6 +92,7 @@ class WarpScheduler : public sc_core::sc_module {
   void set_issue_filter(IssueFilter f, std::function<uint64_t()> version = {}) {
     filter_ = std::move(f);
     filter_version_ = std::move(version);
+    watch_versions_ = versioned_ || filter_version_;
     inputs_changed_ = true;
   }
   // Called after every issue with the issued instruction (ELF WPT update, KAWS CTA
@@ -146,6 +147,7 @@ class WarpScheduler : public sc_core::sc_module {
   bool wants_outcome_;  // policy_->wants_issue_outcome()
   bool vetoes_;         // policy_->vetoes_instructions()
   bool versioned_;      // policy_->has_state_version()
+  bool watch_versions_;  // versioned_ or a filter with a version: checked once per tick
   uint64_t policy_version_ = ~uint64_t{0};
   std::vector<WarpView> views_;
   std::vector<uint32_t> order_;

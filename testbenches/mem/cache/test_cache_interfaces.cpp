@@ -54,6 +54,38 @@ TEST_CASE("cache invalidate_all drops valid lines at the next edge and keeps pen
   CHECK(run->stat("l1.invalidations") == 1);
 }
 
+TEST_CASE("cache contents version changes exactly when a presence probe may change", "[cache]") {
+  // A miss (reserving a line), its fill and an invalidation change what probe() sees; hits
+  // and refused accesses do not.
+  CacheConfig cfg = small_l1();
+  ResponderOptions mem;
+  mem.min_latency = mem.max_latency = 30;
+  std::vector<uint64_t> v;
+  std::vector<bool> present;
+  auto run = run_bench(cfg, mem, [&](CacheBench& b) {
+    auto& s = b.cache.status_export;
+    v.push_back(s->contents_version());
+    send_at(b, 1, 0x000, AccessKind::Load, 0);  // primary miss: a line reserved
+    v.push_back(s->contents_version());
+    b.wait_cycle(40);                             // filled
+    v.push_back(s->contents_version());
+    present.push_back(s->probe(0x000));
+    send_at(b, 41, 0x000, AccessKind::Load, 0);  // a hit
+    b.wait_cycle(42);
+    v.push_back(s->contents_version());
+    b.cache.invalidate_all();
+    b.wait_cycle(44);
+    v.push_back(s->contents_version());
+    present.push_back(s->probe(0x000));
+  });
+  REQUIRE(v.size() == 5);
+  CHECK(v[1] != v[0]);
+  CHECK(v[2] != v[1]);
+  CHECK(v[3] == v[2]);
+  CHECK(v[4] != v[3]);
+  CHECK(present == std::vector<bool>{true, false});
+}
+
 TEST_CASE("cache rejects an access crossing a line with an error naming the address", "[cache]") {
   CacheBench b("bench", small_l1());
   sc_core::sc_spawn([&] {

@@ -141,12 +141,12 @@ TEST_CASE("lsu config validation and the re-execution queue registry name the ke
   CHECK_FALSE(none->must_queue(r));
   CHECK_FALSE(none->pick(true, 0, r));
   CHECK(none->occupancy() == 0);
-  q.policy = "car";
+  q.policy = "carr";
   CHECK_THROWS_WITH(make_reexec_queue(q, "sm.lsu.reexec_queue"),
-                    Catch::Contains("sm.lsu.reexec_queue.policy") && Catch::Contains("car"));
+                    Catch::Contains("sm.lsu.reexec_queue.policy") && Catch::Contains("carr"));
   LsuConfig from_json;
   const auto src = config::ConfigSource::from_json(
-      nlohmann::json::parse(R"({"reexec_queue": {"policy": "car"}})"), "lsu.json");
+      nlohmann::json::parse(R"({"reexec_queue": {"policy": "carr"}})"), "lsu.json");
   CHECK_THROWS_WITH(config::read(src, from_json), Catch::Contains("reexec_queue.policy"));
 }
 

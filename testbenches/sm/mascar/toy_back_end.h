@@ -53,6 +53,7 @@ class ToyBackEnd : public sc_core::sc_module, public IssueStatusIF, public Pipel
   void set_owner_warp(int32_t warp) override { owners.push_back({clock_.now(), warp}); }
   bool lsu_saturation_stalled(uint64_t) const override { return latch_ != nullptr; }
   bool l1d_holds(uint64_t) const override { return all_resident; }
+  uint64_t l1d_contents_version() const override { return all_resident ? 1 : 0; }
 
   std::vector<ToyEvent> sends;                          // loads leaving for memory
   std::vector<std::pair<uint64_t, int32_t>> owners;     // (cycle, warp) set_owner_warp calls

@@ -169,6 +169,7 @@ void MascarState::account_skipped(uint64_t cycles) {
 }
 
 bool MascarState::stranded_hit(const WarpTable& table) {
+  const uint64_t contents = mem_->l1d_contents_version();
   for (uint32_t w = 0; w < slots_; ++w) {
     if (!table.live(w) || table.ibuf_empty(w)) continue;
     const isa::Instruction& in = *table.ibuf_head(w).instr;
@@ -181,6 +182,7 @@ bool MascarState::stranded_hit(const WarpTable& table) {
       p.age = s.age;
       p.issued = s.issued;
       p.n = 0;
+      p.contents = ~uint64_t{0};
       uint64_t addr[32];
       uint32_t mask = 0;
       if (s.grid->peek_global_load(*s.ctx, addr, mask)) {
@@ -193,8 +195,12 @@ bool MascarState::stranded_hit(const WarpTable& table) {
         }
       }
     }
-    for (uint32_t i = 0; i < p.n; ++i)
-      if (mem_->l1d_holds(p.line[i])) return true;
+    if (p.contents != contents) {  // probe again only when the L1D's lines changed
+      p.contents = contents;
+      p.holds = false;
+      for (uint32_t i = 0; i < p.n && !p.holds; ++i) p.holds = mem_->l1d_holds(p.line[i]);
+    }
+    if (p.holds) return true;
   }
   return false;
 }

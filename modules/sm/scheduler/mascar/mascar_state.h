@@ -52,8 +52,10 @@ class MascarMemoryIF {
   virtual void set_owner_warp(int32_t warp) = 0;
   // The LSU is stalled by saturation in `cycle` (after its tick).
   virtual bool lsu_saturation_stalled(uint64_t cycle) const = 0;
-  // A valid L1D line holds `address`.
+  // A valid L1D line holds `address`; the L1D's contents version (l1d_holds answers may
+  // have changed when it changed).
   virtual bool l1d_holds(uint64_t address) const = 0;
+  virtual uint64_t l1d_contents_version() const = 0;
 };
 
 // Mascar's memory instructions with memory_instructions = l1: the accesses the LSU sends to
@@ -132,6 +134,8 @@ class MascarState {
     uint64_t age = 0, issued = 0;
     uint32_t n = 0;
     uint64_t line[32];
+    uint64_t contents = ~uint64_t{0};  // L1D contents version `holds` was probed at
+    bool holds = false;                // some line is in the L1D
   };
 
   MascarSchedulerConfig cfg_;

@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Every workload of the suite (small) runs with verified outputs under Mascar scheduling and
+under Mascar + CAR, on the GTX480 config and on Mascar's Table I config (no deadlock: the
+watchdog would fail the run), and the counters of every SM are consistent:
+sm<i>.mascar: mp_cycles + ep_cycles = cycles = the SM's cycles, owner changes = acquisitions
++ hand-overs, stranded-hit cycles <= LSU stall cycles <= cycles; sm<i>.lsu.car (with CAR
+only): every queued request was served (services - recycled = enqueued), recycled_nacked <=
+recycled, held <= enqueued. Somewhere in each suite MP mode was entered, and with CAR a
+NACKed request was recycled.
+usage: suite_under_mascar.py GPUTLM WORKLOADS_DIR TMP_DIR GTX480_CONFIG MASCAR_TABLE1_CONFIG"""
+import os
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from suite_runner import args, groups_with, run_suite
+
+gputlm, workloads, tmp, (gtx480, table1) = args(2)
+MASCAR = "sm.scheduler.policy=mascar"
+CAR = "sm.lsu.reexec_queue.policy=car"
+for name, config, params in [("gtx480_mascar", gtx480, [MASCAR]), ("gtx480_mascar_car", gtx480, [MASCAR, CAR]),
+                             ("table1_mascar", table1, [MASCAR]), ("table1_mascar_car", table1, [MASCAR, CAR])]:
+    car = CAR in params
+    stats = run_suite(gputlm, workloads, tmp, name, config, params)
+    mp = recycled_nacked = 0
+    for f, j in stats.items():
+        groups = list(groups_with(j["total"], "mascar"))
+        assert groups, f"{name}/{f}: no sm<i>.mascar statistics"
+        for g in groups:
+            m = g["mascar"]
+            where = (name, f, m)
+            assert m["mp_cycles"] + m["ep_cycles"] == m["cycles"] == g["cycles"], where
+            assert m["owner_changes"] == m["owner_acquisitions"] + m["owner_handovers"], where
+            assert m["stranded_hit_cycles"] <= m["lsu_stall_cycles"] <= m["cycles"], where
+            mp += m["mp_cycles"]
+            assert ("car" in g["lsu"]) == car, (name, f, "sm<i>.lsu.car present only with CAR")
+            if car:
+                c = g["lsu"]["car"]
+                assert c["services"] - c["recycled"] == c["enqueued"], (name, f, c)
+                assert c["recycled_nacked"] <= c["recycled"] and c["held"] <= c["enqueued"], (name, f, c)
+                recycled_nacked += c["recycled_nacked"]
+    assert mp > 0, f"{name}: never in MP mode"
+    assert not car or recycled_nacked > 0, f"{name}: no NACKed request recycled"
+    print(f"{name}: {len(stats)} workloads verified, counters consistent, {mp} MP cycles"
+          + (f", {recycled_nacked} NACKed requests recycled" if car else ""))
