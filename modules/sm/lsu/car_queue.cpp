@@ -21,25 +21,50 @@ CarStats::CarStats(stats::Group& parent)
 CarQueue::CarQueue(uint32_t entries, stats::Group* stats_parent) : capacity_(entries) {
   if (entries == 0) throw std::invalid_argument("CAR re-execution queue with 0 entries");
   entries_.reserve(entries);
-  per_warp_.resize(64, 0);
+  per_warp_.resize(64);
   if (stats_parent) stats_ = std::make_unique<CarStats>(*stats_parent);
 }
 
 CarQueue::~CarQueue() = default;
 
-void CarQueue::add(int32_t warp) {
-  if (warp < 0) throw std::logic_error("CAR: request without a warp");
-  if (static_cast<std::size_t>(warp) >= per_warp_.size()) per_warp_.resize(static_cast<std::size_t>(warp) + 1, 0);
-  if (per_warp_[static_cast<std::size_t>(warp)]++ == 0) ++queued_version_;
+void CarQueue::add(const LsuRequest& r) {
+  if (r.warp < 0) throw std::logic_error("CAR: request without a warp");
+  if (static_cast<std::size_t>(r.warp) >= per_warp_.size()) per_warp_.resize(static_cast<std::size_t>(r.warp) + 1);
+  WarpEntries& e = per_warp_[static_cast<std::size_t>(r.warp)];
+  if (e.count++ == 0) {
+    ++queued_version_;
+    e.oldest = r.seq;
+    e.oldest_count = 1;
+  } else if (r.seq == e.oldest) {
+    ++e.oldest_count;
+  } else if (r.seq < e.oldest) {
+    e.oldest = r.seq;
+    e.oldest_count = 1;
+  }
 }
 
-void CarQueue::remove(int32_t warp) {
-  if (--per_warp_[static_cast<std::size_t>(warp)] == 0) ++queued_version_;
+void CarQueue::remove(const LsuRequest& r) {
+  WarpEntries& e = per_warp_[static_cast<std::size_t>(r.warp)];
+  if (--e.count == 0) {
+    ++queued_version_;
+    return;
+  }
+  if (r.seq != e.oldest || --e.oldest_count > 0) return;
+  // The warp's oldest instruction left and a later one is queued (the race in the header).
+  e.oldest = ~uint64_t{0};
+  for (const LsuRequest& o : entries_) {
+    if (o.warp != r.warp) continue;
+    if (o.seq < e.oldest) {
+      e.oldest = o.seq;
+      e.oldest_count = 0;
+    }
+    if (o.seq == e.oldest) ++e.oldest_count;
+  }
 }
 
 bool CarQueue::has_queued(int32_t warp) const {
   return warp >= 0 && static_cast<std::size_t>(warp) < per_warp_.size() &&
-         per_warp_[static_cast<std::size_t>(warp)] > 0;
+         per_warp_[static_cast<std::size_t>(warp)].count > 0;
 }
 
 void CarQueue::note_occupancy(uint64_t cycle) {
@@ -48,17 +73,11 @@ void CarQueue::note_occupancy(uint64_t cycle) {
 }
 
 bool CarQueue::must_queue(const LsuRequest& r) const {
-  if (!has_queued(r.warp)) return false;
-  for (const LsuRequest& e : entries_)
-    if (e.warp == r.warp && e.seq < r.seq) return true;
-  return false;
+  return has_queued(r.warp) && per_warp_[static_cast<std::size_t>(r.warp)].oldest < r.seq;
 }
 
 bool CarQueue::eligible(std::size_t i) const {
-  const LsuRequest& e = entries_[i];
-  for (const LsuRequest& o : entries_)
-    if (o.warp == e.warp && o.seq < e.seq) return false;
-  return true;
+  return entries_[i].seq == per_warp_[static_cast<std::size_t>(entries_[i].warp)].oldest;
 }
 
 bool CarQueue::pick(bool lsu_has_new, uint64_t cycle, LsuRequest& out) {
@@ -71,7 +90,7 @@ bool CarQueue::pick(bool lsu_has_new, uint64_t cycle, LsuRequest& out) {
   note_occupancy(cycle);
   out = entries_[i];
   entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(i));
-  remove(out.warp);
+  remove(out);
   picked_ = out;
   if (stats_) ++stats_->services;
   return true;
@@ -82,7 +101,7 @@ bool CarQueue::take(const LsuRequest& r, uint64_t cycle) {
     picked_.gp = nullptr;
     note_occupancy(cycle);
     entries_.push_back(r);
-    add(r.warp);
+    add(r);
     if (stats_) {
       ++stats_->recycled;
       if (r.nacked) ++stats_->recycled_nacked;
@@ -93,7 +112,7 @@ bool CarQueue::take(const LsuRequest& r, uint64_t cycle) {
   const bool held = must_queue(r);  // the LSU never sent it
   note_occupancy(cycle);
   entries_.push_back(r);
-  add(r.warp);
+  add(r);
   if (stats_) {
     ++stats_->enqueued;
     if (r.nacked) ++stats_->enqueued_nacked;

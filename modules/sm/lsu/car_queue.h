@@ -53,13 +53,18 @@ class CarQueue final : public ReexecQueueIF {
  private:
   // Whether entries_[i] may be served: no older instruction of its warp is queued.
   bool eligible(std::size_t i) const;
-  void add(int32_t warp);     // one more queued request of `warp`
-  void remove(int32_t warp);  // one fewer
+  void add(const LsuRequest& r);     // one more queued request
+  void remove(const LsuRequest& r);  // one fewer
+  struct WarpEntries {
+    uint32_t count = 0;         // queued requests of the warp
+    uint64_t oldest = 0;        // seq of its oldest queued instruction (when count > 0)
+    uint32_t oldest_count = 0;  // queued requests of that instruction
+  };
   void note_occupancy(uint64_t cycle);  // before every change of the occupancy
 
   uint32_t capacity_;
   std::vector<LsuRequest> entries_;  // head first; capacity reserved (no allocation)
-  std::vector<uint32_t> per_warp_;   // queued requests per warp
+  std::vector<WarpEntries> per_warp_;
   LsuRequest picked_{};              // the entry last handed to the LSU (gp null: none)
   uint64_t last_change_ = 0;
   uint64_t queued_version_ = 0;

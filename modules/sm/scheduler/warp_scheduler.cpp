@@ -176,9 +176,12 @@ void WarpScheduler::account_skipped(uint64_t cycles) {
 
 void WarpScheduler::order_warps() {
   const uint32_t n = cfg_.scheduler.count;
-  views_.clear();
-  for (uint32_t w = id_; w < table_.size(); w += n)
-    if (table_.live(w)) views_.push_back(WarpView{w, w / n, table_[w].age});
+  if (views_residency_ != table_.residency_version()) {  // the live warps and their ages
+    views_.clear();
+    for (uint32_t w = id_; w < table_.size(); w += n)
+      if (table_.live(w)) views_.push_back(WarpView{w, w / n, table_[w].age});
+    views_residency_ = table_.residency_version();
+  }
   order_.clear();
   policy_->order(views_, order_);
   if (warp_limit_ > 0 && views_.size() > warp_limit_) {

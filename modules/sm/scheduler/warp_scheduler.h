@@ -172,6 +172,7 @@ class WarpScheduler : public sc_core::sc_module {
   bool order_stale_ = true;
   uint64_t order_residency_ = 0;  // WarpTable::residency_version() order_ was computed at
   uint64_t order_group_version_ = ~uint64_t{0};  // WarpTable::group_version(id_) likewise
+  uint64_t views_residency_ = ~uint64_t{0};      // WarpTable::residency_version() views_ hold
   ElfStall last_elf_ = ElfStall::Other;
   KawsStall last_kaws_ = KawsStall::Idle;
 };
