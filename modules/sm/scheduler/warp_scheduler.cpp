@@ -20,8 +20,9 @@ std::string hex(uint64_t v) {
 }
 }  // namespace
 
-IssueShared::IssueShared(stats::Group& g, const SchedulerConfig& cfg, uint32_t warp_slots)
-    : warp_instructions(g, "warp_instructions", "warp instructions issued"),
+IssueShared::IssueShared(stats::Group& g, const SchedulerConfig& cfg, uint32_t warp_slots, uint32_t sm)
+    : sm_id(sm),
+      warp_instructions(g, "warp_instructions", "warp instructions issued"),
       thread_instructions(g, "thread_instructions", "thread instructions issued (sum of exec-mask popcounts)"),
       issued_per_scheduler(g, "issued_per_scheduler", "warp instructions issued by each scheduler",
                            scheduler_labels(cfg.count)),
@@ -36,7 +37,8 @@ IssueShared::IssueShared(stats::Group& g, const SchedulerConfig& cfg, uint32_t w
                   {"not_eligible", "ibuffer_empty", "scoreboard_other", "scoreboard_memory", "unit_other",
                    "unit_memory"}),
       elf(cfg.policy == "elf" ? std::make_unique<ElfStats>(g) : nullptr),
-      ccws(cfg.policy == "ccws" ? std::make_unique<CcwsState>(cfg.ccws, warp_slots, "sm.scheduler", &g) : nullptr) {}
+      ccws(cfg.policy == "ccws" ? std::make_unique<CcwsState>(cfg.ccws, warp_slots, "sm.scheduler", &g) : nullptr),
+      owl(cfg.policy == "owl" ? std::make_unique<OwlState>(cfg.owl, warp_slots, sm, "sm.scheduler", &g) : nullptr) {}
 
 IssueShared::~IssueShared() = default;
 
@@ -50,7 +52,7 @@ WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const Sm
       cfg_(cfg),
       table_(table),
       shared_(shared),
-      policy_(make_scheduler_policy(cfg.scheduler, "sm.scheduler", PolicyContext{&table, shared.elf.get(), shared.ccws.get()})),
+      policy_(make_scheduler_policy(cfg.scheduler, "sm.scheduler", PolicyContext{&table, shared.elf.get(), shared.ccws.get(), shared.owl.get()})),
       wants_outcome_(policy_->wants_issue_outcome()),
       vetoes_(policy_->vetoes_instructions()),
       last_block_(table.size(), WarpBlock::NotEligible) {

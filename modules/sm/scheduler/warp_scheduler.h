@@ -20,6 +20,7 @@
 #include "sm/pipeline_protocol.h"
 #include "sm/scheduler/ccws/ccws_state.h"
 #include "sm/scheduler/issue_tracer.h"
+#include "sm/scheduler/policies/owl_policy.h"
 #include "sm/scheduler/scheduler_policy.h"
 #include "sm/scheduler/stall_classification.h"
 #include "sm/scoreboard/scoreboard_if.h"
@@ -31,8 +32,9 @@ namespace gputlm::sm {
 // What the schedulers of one SM share: the pool warp instructions come from, the issue
 // sequence counter, and the SM-level statistics they add to.
 struct IssueShared {
-  // warp_slots: the SM's warp slots (CCWS keeps per-slot state).
-  IssueShared(stats::Group& sm_group, const SchedulerConfig& cfg, uint32_t warp_slots);
+  // warp_slots: the SM's warp slots (CCWS and OWL keep per-slot state); sm_id: the SM's
+  // number (OWL's BLP pairing).
+  IssueShared(stats::Group& sm_group, const SchedulerConfig& cfg, uint32_t warp_slots, uint32_t sm_id = 0);
   ~IssueShared();
   WarpInstructionPool pool{128};
   uint64_t next_seq = 0;
@@ -41,6 +43,7 @@ struct IssueShared {
   stats::CounterVector issued_per_scheduler, stall_elf, stall_kaws, warp_blocks;
   std::unique_ptr<ElfStats> elf;  // with sm.scheduler.policy = elf only (other runs' statistics unchanged)
   std::unique_ptr<CcwsState> ccws;  // with sm.scheduler.policy = ccws only (VTAs, scores, sm<i>.ccws)
+  std::unique_ptr<OwlState> owl;    // with sm.scheduler.policy = owl only (CTA groups, sm<i>.owl)
 };
 
 class WarpScheduler : public sc_core::sc_module {
