@@ -135,6 +135,7 @@ TEST_CASE("fermi config Mascar motivation variants change only what Mascar II-D 
     CHECK(c->l2.bank.response_queue == 10240);
     CHECK(c->l2.bank.fill_queue == 10240);
     CHECK(c->l2.rop_queue == 10240);
+    CHECK(c->l2.split_requests == 10240);
     CHECK(c->l2.dram_queue == 10240);
     CHECK(c->l2.dram.queue_size == 10240);
     CHECK(c->l2.dram.return_queue_size == 10240);
