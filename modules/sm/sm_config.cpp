@@ -50,6 +50,14 @@ void SmConfig::validate(const std::string& key_prefix) const {
   if (scheduler.ccws.vta_ways == 0 || scheduler.ccws.vta_entries % scheduler.ccws.vta_ways != 0)
     fail("scheduler.ccws.vta_ways", std::to_string(scheduler.ccws.vta_ways) + " ways do not divide vta_entries = " +
                                         std::to_string(scheduler.ccws.vta_entries));
+  if (scheduler.owl.group_warps == 0 || scheduler.owl.group_warps > max_warps)
+    fail("scheduler.owl.group_warps", std::to_string(scheduler.owl.group_warps) +
+                                          " warps per CTA group: must be 1 to max_warps (" +
+                                          std::to_string(max_warps) + ")");
+  if (scheduler.owl.blp_groups == 0 || scheduler.owl.blp_groups > max_ctas)
+    fail("scheduler.owl.blp_groups", std::to_string(scheduler.owl.blp_groups) +
+                                         " groups per BLP block: must be 1 to max_ctas (" + std::to_string(max_ctas) +
+                                         "; a block of more groups than the SM holds CTAs is never resident at once)");
   if (fetch.width > fetch.ibuffer_entries)
     fail("fetch.width", "fetching " + std::to_string(fetch.width) + " instructions needs at least as many "
                         "I-buffer entries (fetch.ibuffer_entries = " + std::to_string(fetch.ibuffer_entries) + ")");

@@ -126,6 +126,44 @@ struct MascarSchedulerConfig {
   }
 };
 
+// OWL (digest §A7; Jog et al., ASPLOS 2013, §4.1-4.3) without its memory-side prefetcher
+// (Mascar 002 §IV-C models it so): CTA groups, the priority among them, and the BLP-aware
+// pairing across SMs. The seeds leave group size, rotation and pairing open; the defaults
+// are our reading of the paper (docs/blocks/scheduler.md, "OWL").
+struct OwlSchedulerConfig {
+  std::string scheme = "blp";
+  uint32_t group_warps = 8;
+  std::string inner_policy = "lrr";
+  uint32_t blp_groups = 2;
+
+  template <class V>
+  void visit(V& v) {
+    v.param("scheme", scheme,
+            "which of OWL's scheduling components run (Jog ASPLOS'13 §4): cta_aware (CTA-aware two-level: the "
+            "active CTA group first, the next group in round-robin order when none of its warps can issue; "
+            "§4.1), locality (CTA-aware-locality: the oldest CTA group always first, so it keeps priority until it "
+            "finishes and regains it as soon as one of its warps is ready; §4.2) or blp (locality, with the "
+            "groups of odd and even SMs prioritised out of step so that neighbouring SMs favour non-consecutive "
+            "CTAs; §4.3; the memory-side prefetch of §4.4 is not modelled)",
+            config::one_of({"cta_aware", "locality", "blp"}));
+    v.param("group_warps", group_warps,
+            "smallest number of warps a CTA group holds: a CTA placed on the SM joins the youngest group while "
+            "that group (of the same kernel) has fewer warps, else it opens a new group; with CTAs of at least "
+            "this many warps every group is one CTA (default 8: the fetch-group size of two-level scheduling, "
+            "001 §2.3, that OWL's groups must at least fill; at most sm.max_warps)",
+            config::in_range(1, 64));
+    v.param("inner_policy", inner_policy,
+            "order of the warps inside a group (OWL builds on round-robin two-level scheduling: lrr)",
+            config::one_of({"lrr", "gto", "oldest", "gtrr", "gtlr"}));
+    v.param("blp_groups", blp_groups,
+            "blp: groups are taken in blocks of this many consecutive groups of a kernel (in placement order on "
+            "the SM); SM i serves block members starting at member i mod blp_groups, so SMs next to each other "
+            "(which the CTA scheduler gives consecutive CTAs) prioritise different groups; 1 = as locality "
+            "(default 2: odd and even SMs, the two-core pairing of §4.3; at most sm.max_ctas)",
+            config::in_range(1, 64));
+  }
+};
+
 struct SchedulerConfig {
   uint32_t count = 2;
   std::string policy = "gto";
@@ -138,6 +176,7 @@ struct SchedulerConfig {
   ElfSchedulerConfig elf;
   CcwsSchedulerConfig ccws;
   MascarSchedulerConfig mascar;
+  OwlSchedulerConfig owl;
 
   template <class V>
   void visit(V& v) {
@@ -156,7 +195,8 @@ struct SchedulerConfig {
             "ccws (GTO; warps whose stacked lost-locality score is above the cutoff may not issue loads; "
             "Rogers MICRO'12), mascar (002: EP mode memory-ready warps first, GTO within; MP mode, while an L1 "
             "is almost full, compute-ready warps first, oldest within, and only the owner warp issues memory "
-            "instructions)",
+            "instructions), owl (CTA groups: the prioritised group's warps first, in inner order; Jog "
+            "ASPLOS'13 without the memory-side prefetch; sm.scheduler.owl.*)",
             config::one_of(scheduler_policy_names()));
     v.param("dual_issue", dual_issue,
             "a scheduler may issue a second instruction of the same warp in the same cycle (its "
@@ -177,6 +217,7 @@ struct SchedulerConfig {
     v.group("elf", elf, "elf: program points and warp priority table (000 §3.1-3.2)");
     v.group("ccws", ccws, "ccws: victim tag arrays and lost-locality scoring (digest §A9, Rogers MICRO'12)");
     v.group("mascar", mascar, "mascar: memory-aware scheduling (digest §B5, 002 §III-A/B)");
+    v.group("owl", owl, "owl: CTA groups, their priority and the BLP-aware pairing (digest §A7, Jog ASPLOS'13 §4)");
   }
 };
 

@@ -28,7 +28,7 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id
       sm_id_(sm_id),
       clock_(core_clock),
       table_(cfg_.max_warps, cfg_.fetch.ibuffer_entries),
-      shared_(group, cfg_.scheduler, cfg_.max_warps, cfg_.l1d.line_size),
+      shared_(group, cfg_.scheduler, cfg_.max_warps, sm_id, cfg_.l1d.line_size),
       ctas_(cfg_.max_ctas),
       cycles_(group, "cycles", "core cycles with at least one resident CTA"),
       writebacks_(group, "writebacks", "warp instructions written back"),

@@ -108,6 +108,61 @@ TEST_CASE("fermi config variants load and differ where their papers say", "[gpu]
   CHECK(t51.l2_bytes() == 768 * 1024);
 }
 
+TEST_CASE("fermi config Mascar motivation variants change only what Mascar II-D says", "[gpu][fermi]") {
+  // Mascar (002 §II-D, digest §H3) normalises to a stock GTX480 (Table I) with (a) every MSHR
+  // and queue at 10240 entries, (b) fully associative L1 and L2, (c) DRAM +20 %, (d) all three.
+  const gpu::GpuConfig base = load("configs/variants/mascar_table1.json");
+  const gpu::GpuConfig q = load("configs/variants/mascar_motivation_queues.json");
+  const gpu::GpuConfig a = load("configs/variants/mascar_motivation_assoc.json");
+  const gpu::GpuConfig d = load("configs/variants/mascar_motivation_dram.json");
+  const gpu::GpuConfig all = load("configs/variants/mascar_motivation_all.json");
+  for (const gpu::GpuConfig* c : {&q, &all}) {
+    for (const mem::CacheConfig* l1 : {&c->sm.l1d, &c->sm.l1i, &c->sm.l1c, &c->sm.l1t}) {
+      CHECK(l1->mshr.entries == 10240);
+      CHECK(l1->miss_queue == 10240);
+      CHECK(l1->response_queue == 10240);
+      CHECK(l1->fill_queue == 10240);
+      CHECK(l1->input_queue == 10240);
+    }
+    CHECK(c->sm.lsu.max_inflight == 10240);
+    CHECK(c->sm.lsu.max_outstanding == 10240);
+    CHECK(c->sm.mem_port_queue == 10240);
+    CHECK(c->interconnect.input_buffer == 10240);
+    CHECK(c->interconnect.output_buffer == 10240);
+    CHECK(c->l2.bank.mshr.entries == 10240);
+    CHECK(c->l2.bank.miss_queue == 10240);
+    CHECK(c->l2.bank.input_queue == 10240);
+    CHECK(c->l2.bank.response_queue == 10240);
+    CHECK(c->l2.bank.fill_queue == 10240);
+    CHECK(c->l2.rop_queue == 10240);
+    CHECK(c->l2.split_requests == 10240);
+    CHECK(c->l2.dram_queue == 10240);
+    CHECK(c->l2.dram.queue_size == 10240);
+    CHECK(c->l2.dram.return_queue_size == 10240);
+    CHECK(c->sm.l1d.mshr.fields == base.sm.l1d.mshr.fields);  // entries grow, merging per entry does not
+  }
+  for (const gpu::GpuConfig* c : {&a, &all}) {
+    CHECK(c->sm.l1d.sets == 1);
+    CHECK(c->sm.l1d.ways == 256);
+    CHECK(c->sm.l1d.size_bytes() == base.sm.l1d.size_bytes());
+    CHECK(c->l2.bank.sets == 1);
+    CHECK(c->l2.bank.ways == 1024);
+    CHECK(c->l2_bytes() == base.l2_bytes());
+  }
+  for (const gpu::GpuConfig* c : {&d, &all}) {
+    CHECK(c->clocks.dram_mhz == Approx(base.clocks.dram_mhz * 1.2));
+    CHECK(c->dram_bandwidth_gbs() == Approx(base.dram_bandwidth_gbs() * 1.2));
+    CHECK(c->l2.dram.timing.tRCD == base.l2.dram.timing.tRCD);  // timings stay in DRAM cycles
+  }
+  // Each single variant leaves the other two knobs at Table I.
+  CHECK(q.sm.l1d.sets == base.sm.l1d.sets);
+  CHECK(q.clocks.dram_mhz == base.clocks.dram_mhz);
+  CHECK(a.sm.l1d.mshr.entries == base.sm.l1d.mshr.entries);
+  CHECK(a.clocks.dram_mhz == base.clocks.dram_mhz);
+  CHECK(d.sm.l1d.ways == base.sm.l1d.ways);
+  CHECK(d.l2.dram.queue_size == base.l2.dram.queue_size);
+}
+
 TEST_CASE("fermi config rejects unknown keys and applies overrides", "[gpu][fermi]") {
   auto src = config::ConfigSource::from_file("configs/fermi_gtx480.json");
   src.apply_override("sm.l1d.mshr.entries=64");

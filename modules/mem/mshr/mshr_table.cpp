@@ -1,5 +1,6 @@
 #include "mem/mshr/mshr_table.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -34,7 +35,8 @@ int32_t MshrTable::next_free(uint32_t first, uint32_t n) const {
 int32_t MshrTable::search(uint64_t block, uint32_t first, uint32_t n) const {
   // Free entries hold kNoBlock, so only valid entries can match.
   const uint64_t* tags = block_.data();
-  for (uint32_t e = first; e < first + n; ++e)
+  const uint32_t end = std::min(first + n, used_end_);
+  for (uint32_t e = first; e < end; ++e)
     if (tags[e] == block) return static_cast<int32_t>(e);
   return -1;
 }
@@ -49,6 +51,7 @@ void MshrTable::allocate(uint32_t e, uint64_t block, bool reserved_line, const M
   count_[e] = 1;
   fields_store_[static_cast<std::size_t>(e) * fields_] = f;
   ++occupied_;
+  if (e >= used_end_) used_end_ = e + 1;
 }
 
 void MshrTable::merge(uint32_t e, const MshrField& f) {
@@ -64,6 +67,7 @@ void MshrTable::release(uint32_t e) {
   free_bits_[e / 64] |= uint64_t{1} << (e % 64);
   count_[e] = 0;
   --occupied_;
+  while (used_end_ > 0 && !valid_[used_end_ - 1]) --used_end_;
 }
 
 MshrStats::MshrStats(stats::Group& parent)

@@ -44,6 +44,10 @@ class MshrTable {
   std::vector<uint8_t> valid_, reserved_line_;
   std::vector<uint64_t> block_;
   std::vector<uint64_t> free_bits_;  // the index generator's availability vector (1 = free)
+  // One past the highest valid entry: entries above it are free (kNoBlock), so a search
+  // need not compare them (a simulator shortcut; the statistics still count a full CAM
+  // search). Keeps 10240-entry arrays (Mascar §II-D) cheap.
+  uint32_t used_end_ = 0;
   std::vector<uint32_t> count_;
   std::vector<MshrField> fields_store_;
 };

@@ -319,7 +319,7 @@ void Lsu::send_requests(uint64_t cycle) {
 void Lsu::complete(uint64_t cycle) {
   for (;;) {
     std::size_t best = slots_.size();
-    for (std::size_t i = 0; i < slots_.size(); ++i) {
+    for (std::size_t i = 0; i < slots_used_; ++i) {
       const Slot& s = slots_[i];
       if (!s.wi || s.in_latch || s.unsent > 0 || s.pending > 0 || s.bank_ready > cycle) continue;
       if (best == slots_.size() || s.wi->seq < slots_[best].wi->seq) best = i;
@@ -332,6 +332,7 @@ void Lsu::complete(uint64_t cycle) {
     WarpInstruction* wi = slots_[best].wi;
     slots_[best] = Slot{};
     ++free_slots_;
+    while (slots_used_ > 0 && !slots_[slots_used_ - 1].wi) --slots_used_;
     wi->complete_cycle = cycle;
     out.send(*wi);
   }
@@ -356,8 +357,8 @@ bool Lsu::tick(uint64_t cycle) {
   // before our tick must be processed next cycle even if the owner's wake() was
   // absorbed by this very tick.
   if (latch_ || deferred_.gp || queue_->occupancy() > 0 || !events_.empty()) return true;
-  for (const Slot& s : slots_)
-    if (s.wi && s.unsent == 0 && s.pending == 0) return true;  // bank latency or writeback wait
+  for (uint32_t i = 0; i < slots_used_; ++i)
+    if (slots_[i].wi && slots_[i].unsent == 0 && slots_[i].pending == 0) return true;  // bank latency or writeback wait
   return false;
 }
 

@@ -158,6 +158,9 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
 
   std::vector<Slot> slots_;
   uint32_t free_slots_;
+  // One past the highest occupied slot: slots are taken lowest first, so the per-cycle
+  // scans stop here instead of at max_inflight (Mascar §II-D runs it at 10240).
+  uint32_t slots_used_ = 0;
   WarpInstruction* latch_ = nullptr;
   uint64_t latch_arrival_ = 0;
   bool latch_prepared_ = false;

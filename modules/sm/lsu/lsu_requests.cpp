@@ -25,6 +25,7 @@ void Lsu::prepare(uint64_t cycle) {
   uint32_t slot = 0;
   while (slots_[slot].wi) ++slot;  // can_accept() guaranteed a free one
   --free_slots_;
+  if (slot >= slots_used_) slots_used_ = slot + 1;
   Slot& s = slots_[slot];
   s = Slot{};
   s.wi = &wi;

@@ -41,14 +41,18 @@ struct ElfStats {
 class CcwsState;
 class MascarState;
 
+class OwlState;
+
 // What a policy may read besides the warps passed to order(): the SM's warp table
-// (read-only), ELF's counters, CCWS's per-SM state (VTAs and scores, fed by the L1D) and
-// Mascar's (mode, WST, owner). Policies that need none of them ignore it.
+// (read-only), ELF's counters, CCWS's per-SM state (VTAs and scores, fed by the L1D),
+// Mascar's (mode, WST, owner) and OWL's per-SM CTA groups. Policies that need none of them
+// ignore it.
 struct PolicyContext {
   const WarpTable* warps = nullptr;
   ElfStats* elf_stats = nullptr;
   CcwsState* ccws = nullptr;
   MascarState* mascar = nullptr;
+  OwlState* owl = nullptr;
 };
 
 class SchedulerPolicyIF {
@@ -87,8 +91,8 @@ class SchedulerPolicyIF {
 };
 
 // Creates the policy `cfg.policy` (throws config::ConfigError naming key_prefix.policy for
-// an unknown name, or the key of a bad ELF / CCWS / Mascar parameter; elf needs
-// context.warps, ccws context.ccws, mascar context.mascar).
+// an unknown name, or the key of a bad ELF / CCWS / Mascar / OWL parameter; elf needs
+// context.warps, ccws context.ccws, mascar context.mascar, owl context.warps and context.owl).
 std::unique_ptr<SchedulerPolicyIF> make_scheduler_policy(const SchedulerConfig& cfg,
                                                          const std::string& key_prefix = "scheduler",
                                                          const PolicyContext& context = {});

@@ -20,8 +20,10 @@ std::string hex(uint64_t v) {
 }
 }  // namespace
 
-IssueShared::IssueShared(stats::Group& g, const SchedulerConfig& cfg, uint32_t warp_slots, uint32_t l1d_line_size)
-    : warp_instructions(g, "warp_instructions", "warp instructions issued"),
+IssueShared::IssueShared(stats::Group& g, const SchedulerConfig& cfg, uint32_t warp_slots, uint32_t sm,
+                         uint32_t l1d_line_size)
+    : sm_id(sm),
+      warp_instructions(g, "warp_instructions", "warp instructions issued"),
       thread_instructions(g, "thread_instructions", "thread instructions issued (sum of exec-mask popcounts)"),
       issued_per_scheduler(g, "issued_per_scheduler", "warp instructions issued by each scheduler",
                            scheduler_labels(cfg.count)),
@@ -39,7 +41,8 @@ IssueShared::IssueShared(stats::Group& g, const SchedulerConfig& cfg, uint32_t w
       ccws(cfg.policy == "ccws" ? std::make_unique<CcwsState>(cfg.ccws, warp_slots, "sm.scheduler", &g) : nullptr),
       mascar(cfg.policy == "mascar"
                  ? std::make_unique<MascarState>(cfg.mascar, warp_slots, l1d_line_size, "sm.scheduler", &g)
-                 : nullptr) {}
+                 : nullptr),
+      owl(cfg.policy == "owl" ? std::make_unique<OwlState>(cfg.owl, warp_slots, sm, "sm.scheduler", &g) : nullptr) {}
 
 IssueShared::~IssueShared() = default;
 
@@ -53,7 +56,7 @@ WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const Sm
       cfg_(cfg),
       table_(table),
       shared_(shared),
-      policy_(make_scheduler_policy(cfg.scheduler, "sm.scheduler", PolicyContext{&table, shared.elf.get(), shared.ccws.get(), shared.mascar.get()})),
+      policy_(make_scheduler_policy(cfg.scheduler, "sm.scheduler", PolicyContext{&table, shared.elf.get(), shared.ccws.get(), shared.mascar.get(), shared.owl.get()})),
       wants_outcome_(policy_->wants_issue_outcome()),
       vetoes_(policy_->vetoes_instructions()),
       versioned_(policy_->has_state_version()),

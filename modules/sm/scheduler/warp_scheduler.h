@@ -21,6 +21,7 @@
 #include "sm/scheduler/ccws/ccws_state.h"
 #include "sm/scheduler/issue_tracer.h"
 #include "sm/scheduler/mascar/mascar_state.h"
+#include "sm/scheduler/policies/owl_policy.h"
 #include "sm/scheduler/scheduler_policy.h"
 #include "sm/scheduler/stall_classification.h"
 #include "sm/scoreboard/scoreboard_if.h"
@@ -32,9 +33,10 @@ namespace gputlm::sm {
 // What the schedulers of one SM share: the pool warp instructions come from, the issue
 // sequence counter, and the SM-level statistics they add to.
 struct IssueShared {
-  // warp_slots: the SM's warp slots (CCWS and Mascar keep per-slot state); l1d_line_size:
-  // Mascar's stranded-hit probes.
-  IssueShared(stats::Group& sm_group, const SchedulerConfig& cfg, uint32_t warp_slots, uint32_t l1d_line_size = 128);
+  // warp_slots: the SM's warp slots (CCWS, Mascar and OWL keep per-slot state); sm_id: the
+  // SM's number (OWL's BLP pairing); l1d_line_size: Mascar's stranded-hit probes.
+  IssueShared(stats::Group& sm_group, const SchedulerConfig& cfg, uint32_t warp_slots, uint32_t sm_id = 0,
+              uint32_t l1d_line_size = 128);
   ~IssueShared();
   WarpInstructionPool pool{128};
   uint64_t next_seq = 0;
@@ -44,6 +46,7 @@ struct IssueShared {
   std::unique_ptr<ElfStats> elf;  // with sm.scheduler.policy = elf only (other runs' statistics unchanged)
   std::unique_ptr<CcwsState> ccws;  // with sm.scheduler.policy = ccws only (VTAs, scores, sm<i>.ccws)
   std::unique_ptr<MascarState> mascar;  // with sm.scheduler.policy = mascar only (mode, WST, owner, sm<i>.mascar)
+  std::unique_ptr<OwlState> owl;    // with sm.scheduler.policy = owl only (CTA groups, sm<i>.owl)
 };
 
 class WarpScheduler : public sc_core::sc_module {
