@@ -122,6 +122,8 @@ TEST_CASE("mascar with car in a whole SM: non-owner misses are NACKed and recycl
   CHECK(stat(tb, "sm0.mascar.owner_changes") ==
         stat(tb, "sm0.mascar.owner_acquisitions") + stat(tb, "sm0.mascar.owner_handovers"));
   CHECK(tb.sm.lsu().reexec_queue().occupancy() == 0);
+  // The LSU's own count of saturation stalls (kept head or full queue) is Mascar's.
+  CHECK(stat(tb, "sm0.lsu.saturation_stall_cycles") == stat(tb, "sm0.mascar.lsu_stall_cycles"));
 }
 
 TEST_CASE("car without mascar scheduling in a whole SM: refused requests are queued and results verify", "[sm][mascar]") {
@@ -139,6 +141,7 @@ TEST_CASE("mascar counts LSU saturation stalls as the LSU does and stranded hits
   CHECK(stat(tb, "sm0.mascar.lsu_stall_cycles") > 0);
   // Without a queue, a saturation stall is a cycle the LSU kept a refused head request.
   CHECK(stat(tb, "sm0.mascar.lsu_stall_cycles") == stat(tb, "sm0.lsu.lsu_sat_stall_cycles"));
+  CHECK(stat(tb, "sm0.mascar.lsu_stall_cycles") == stat(tb, "sm0.lsu.saturation_stall_cycles"));
   CHECK(stat(tb, "sm0.mascar.stranded_hit_cycles") <= stat(tb, "sm0.mascar.lsu_stall_cycles"));
 }
 

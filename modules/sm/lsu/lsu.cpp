@@ -83,6 +83,9 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuConfig& cfg, const LsuPlacement&
       shared_bank_cycles_(stats_, "shared_bank_cycles", "bank cycles of shared accesses (conflicts replay)"),
       lsu_sat_stall_cycles_(stats_, "lsu_sat_stall_cycles",
                             "cycles the LSU could not send because an L1 refused its head request (seed §S)"),
+      saturation_stall_cycles_(stats_, "saturation_stall_cycles",
+                               "cycles the LSU was stalled by saturation under any policy: it kept a refused head "
+                               "request, or a full re-execution queue kept new instructions out (002 Figs 2 and 11)"),
       l1_port_stall_cycles_(stats_, "l1_port_stall_cycles", "cycles waiting for an L1's END_REQ"),
       const_serialization_cycles_(stats_, "const_serialization_cycles",
                                   "extra cycles of constant accesses to distinct words"),
@@ -351,6 +354,8 @@ bool Lsu::tick(uint64_t cycle) {
     send_requests(cycle);
   }
   complete(cycle);
+  // The LSU is awake whenever it can be stalled (a kept head or a queue holding entries).
+  if (saturation_stalled(cycle)) ++saturation_stall_cycles_;
   // Busy while there is timed work; slots waiting only for L1 responses sleep (a
   // response wakes the owner).
   // Events already received count as work: a response that arrives in this cycle

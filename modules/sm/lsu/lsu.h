@@ -186,7 +186,7 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
 
   stats::Group stats_;
   stats::Counter instructions_, requests_, useful_bytes_, sector_bytes_, shared_accesses_, shared_bank_cycles_,
-      lsu_sat_stall_cycles_, l1_port_stall_cycles_, const_serialization_cycles_, writeback_stall_cycles_;
+      lsu_sat_stall_cycles_, saturation_stall_cycles_, l1_port_stall_cycles_, const_serialization_cycles_, writeback_stall_cycles_;
   stats::Average requests_per_instruction_;
   stats::Distribution shared_conflict_degree_;
   stats::Ratio coalescing_efficiency_;
