@@ -231,3 +231,154 @@ TEST_CASE("study plan: a size set's skip leaves out those cells only in that set
   j["skip"] = {{"huge", {"scan/small"}}};
   CHECK_THROWS_WITH(read_study(write_study(dir, j)), Catch::Contains("skip.huge: no size set 'huge'"));
 }
+
+TEST_CASE("study report: classify puts each workload and size in the class its measured metric says", "[study]") {
+  const fs::path dir = scratch("report_classify");
+  const std::string exe = (dir / "exe").string();
+  std::ofstream(exe) << "binary";
+  // Five workloads with small and medium specs of their own (nothing is simulated).
+  const std::vector<std::string> ws{"w1", "w2", "w3", "w4", "w5"};
+  PlanOptions o = options(dir, exe);
+  o.workloads_dir = (dir / "workloads").string();
+  for (const std::string& w : ws)
+    for (const char* size : {"small", "medium"}) {
+      fs::create_directories(dir / "workloads" / w / size);
+      std::ofstream(dir / "workloads" / w / size / "spec.json") << "{\"w\": \"" << w << "/" << size << "\"}";
+    }
+  nlohmann::json j = small_study();
+  j.erase("classes");
+  j["workloads"] = ws;
+  j["sizes"] = {{"default", {"small", "medium"}}};
+  j["metrics"] = {"ipc", {{"name", "insts_per_l1_miss"}, {"ratio", {"total.insts", "total.l1_misses"}}, {"normalise", false}}};
+  j["classify"] = {{"metric", "insts_per_l1_miss"}, {"variant", "lrr"}, {"threshold", 30}, {"above", "compute"},
+                   {"below", "memory"}};
+  j["reference"] = {{{"variant", "gto"}, {"metric", "ipc"}, {"scope", "class:compute"}, {"value", 2.0},
+                     {"source", "Mascar"}, {"section", "Fig. 11"}}};
+  const StudySpec s = read_study(write_study(dir, j));
+  const Plan p = make_plan(s, o);
+  REQUIRE(p.cells.size() == 20);
+  auto job = [&](const std::string& w, const std::string& size, const std::string& v) {
+    for (const Cell& c : p.cells)
+      if (c.workload == w && c.size == size && c.variant == v) return c.job_id;
+    FAIL("no cell " << w << "/" << size << "/" << v);
+    return std::string();
+  };
+  // lrr ipc 100 everywhere, so gto's normalised ipc is gto's ipc / 100. gto's own
+  // insts_per_l1_miss (1000) must not decide anything: the rule reads lrr's.
+  auto put = [&](const std::string& w, const std::string& size, std::optional<double> ipl, double gto_ipc) {
+    nlohmann::json m{{"ipc", 100.0}};
+    if (ipl) m["insts_per_l1_miss"] = *ipl;
+    fake_result(p, job(w, size, "lrr"), true, m);
+    fake_result(p, job(w, size, "gto"), true, {{"ipc", gto_ipc}, {"insts_per_l1_miss", 1000.0}});
+  };
+  put("w1", "small", 100, 200);   // compute
+  put("w1", "medium", 10, 300);   // memory: the same workload, another class at another size
+  put("w2", "small", 30, 50);     // exactly at the threshold: memory
+  put("w2", "medium", 50, 120);   // compute
+  put("w3", "small", 5, 150);
+  fake_result(p, job("w3", "small", "lrr"), false, {});  // lrr failed: other
+  fake_result(p, job("w3", "medium", "gto"), true, {{"ipc", 100.0}, {"insts_per_l1_miss", 1000.0}});  // lrr never ran
+  put("w4", "small", 5, 400);              // memory
+  put("w4", "medium", std::nullopt, 90);   // the metric did not resolve (no statistics to read it from): other
+  put("w5", "small", 31, 800);             // compute
+  put("w5", "medium", 0.5, 25);            // memory
+
+  const Report r = make_report(s, p);
+  CHECK(r.class_of("w1", "small") == "compute");
+  CHECK(r.class_of("w1", "medium") == "memory");
+  CHECK(r.class_of("w2", "small") == "memory");
+  CHECK(r.class_of("w2", "medium") == "compute");
+  CHECK(r.class_of("w3", "small") == "other");
+  CHECK(r.class_of("w3", "medium") == "other");
+  CHECK(r.class_of("w4", "small") == "memory");
+  CHECK(r.class_of("w4", "medium") == "other");
+  CHECK(r.class_of("w5", "small") == "compute");
+  CHECK(r.class_of("w5", "medium") == "memory");
+  const CellClass* w3s = r.cell_class("w3", "small");
+  const CellClass* w3m = r.cell_class("w3", "medium");
+  const CellClass* w4m = r.cell_class("w4", "medium");
+  const CellClass* w2s = r.cell_class("w2", "small");
+  REQUIRE((w3s && w3m && w4m && w2s));
+  CHECK(w3s->status == "failed");
+  CHECK_FALSE(w3s->value);
+  CHECK(w3m->status == "missing");
+  CHECK(w4m->status == "unresolved");
+  CHECK(w2s->status == "ok");
+  CHECK(*w2s->value == 30);
+  for (const CellRow& row : r.rows) CHECK(row.cls == r.class_of(row.cell.workload, row.cell.size));
+  CHECK(r.classes == std::vector<std::string>{"memory", "compute", "other", "all"});
+
+  auto agg = [&](const std::string& size, const std::string& cls, const std::string& metric = "ipc") {
+    for (const Aggregate& a : r.aggregates)
+      if (a.size == size && a.variant == "gto" && a.cls == cls && a.metric == metric) return std::make_pair(a.value, a.n);
+    return std::make_pair(-1.0, std::size_t(0));
+  };
+  using P = std::pair<double, std::size_t>;
+  auto near = [](P got, double v, std::size_t n) { return got.second == n && got.first == Approx(v); };
+  CHECK(near(agg("small", "compute"), std::sqrt(2.0 * 8.0), 2));  // w1, w5
+  CHECK(near(agg("small", "memory"), std::sqrt(0.5 * 4.0), 2));   // w2 (at the threshold), w4
+  CHECK(agg("small", "other").second == 0);                       // w3: no lrr, nothing normalised
+  CHECK(near(agg("small", "all"), std::pow(2.0 * 0.5 * 4.0 * 8.0, 0.25), 4));
+  CHECK(near(agg("medium", "compute"), 1.2, 1));                  // w2
+  CHECK(near(agg("medium", "memory"), std::sqrt(3.0 * 0.25), 2)); // w1, w5
+  CHECK(near(agg("medium", "other"), 0.9, 1));                    // w4 (w3 has no lrr to normalise to)
+  CHECK(near(agg("medium", "all"), std::pow(3.0 * 1.2 * 0.9 * 0.25, 0.25), 4));
+  CHECK(near(agg("small", "compute", "insts_per_l1_miss"), 1000, 2));  // raw, a mean
+
+  REQUIRE(r.references.size() == 2);  // class:compute, per size
+  CHECK(r.references[0].size == "small");
+  CHECK(*r.references[0].ours == Approx(4.0));
+  CHECK(r.references[1].size == "medium");
+  CHECK(*r.references[1].ours == Approx(1.2));
+
+  const std::string md = slurp(write_report(r, s, p, (dir / "out").string(), false));
+  CHECK_THAT(md, Catch::Contains("## Classes\n\nMeasured per workload and size: `compute` when the raw "
+                                 "`insts_per_l1_miss` of variant `lrr` is > 30, otherwise (<= 30) `memory`"));
+  CHECK_THAT(md, Catch::Contains("| workload | size | lrr insts_per_l1_miss | class |\n|---|---|---|---|\n"
+                                 "| w1 | small | 100 | compute |\n| w1 | medium | 10 | memory |\n"
+                                 "| w2 | small | 30 | memory |\n"));
+  CHECK_THAT(md, Catch::Contains("| w3 | small | — | other (failed) |\n| w3 | medium | — | other (missing) |\n"));
+  CHECK_THAT(md, Catch::Contains("| w4 | medium | — | other (unresolved) |\n"));
+  CHECK_THAT(md, Catch::Contains("## ipc normalised to lrr (small)\n\n| workload | class | lrr ipc | lrr | gto |\n"
+                                 "|---|---|---|---|---|\n| w1 | compute | 100 | 1.000 | 2.000 |\n"));
+  CHECK_THAT(md, Catch::Contains("## ipc normalised to lrr (medium)\n\n| workload | class | lrr ipc | lrr | gto |\n"
+                                 "|---|---|---|---|---|\n| w1 | memory | 100 | 1.000 | 3.000 |\n"));
+  CHECK_THAT(md, Catch::Contains("| **geomean (compute)** | | | **1.000** | **4.000** |"));
+  CHECK_THAT(md, Catch::Contains("| gto | ipc | class:compute | medium | 1.200 | 2.000 | 0.60 | Mascar, Fig. 11 |"));
+
+  const std::string csv = slurp(dir / "out" / "report.csv");
+  CHECK_THAT(csv, Catch::StartsWith("workload,class,size,variant,job_id,status,host_seconds,ipc,ipc_norm,"
+                                    "insts_per_l1_miss,insts_per_l1_miss_norm,classify_value,classify_rule\n"));
+  const std::string rule = "compute if insts_per_l1_miss of lrr > 30 else memory";
+  CHECK_THAT(csv, Catch::Contains("w2,memory,small,gto," + job("w2", "small", "gto") + ",ok,1.5,50,0.5,1000,1000,30," + rule + "\n"));
+  CHECK_THAT(csv, Catch::Contains("w2,compute,medium,lrr," + job("w2", "medium", "lrr") + ",ok,1.5,100,1,50,50,50," + rule + "\n"));
+  CHECK_THAT(csv, Catch::Contains("w3,other,small,lrr," + job("w3", "small", "lrr") + ",failed,1.5,,,,,," + rule + "\n"));
+  CHECK_THAT(slurp(dir / "out" / "aggregates.csv"), Catch::Contains("medium,gto,ipc,compute,geomean,1.2,1\n"));
+
+  const nlohmann::json rj = nlohmann::json::parse(slurp(dir / "out" / "report.json"));
+  CHECK(rj["classes"] == nlohmann::json({"memory", "compute", "other", "all"}));
+  const nlohmann::json& c = rj["classify"];
+  CHECK(c["metric"] == "insts_per_l1_miss");
+  CHECK(c["variant"] == "lrr");
+  CHECK(c["threshold"].get<double>() == 30);
+  CHECK(c["above"] == "compute");
+  CHECK(c["below"] == "memory");
+  REQUIRE(c["cells"].size() == 10);
+  CHECK(c["cells"][2] == nlohmann::json({{"workload", "w2"}, {"size", "small"}, {"class", "memory"}, {"status", "ok"}, {"value", 30.0}}));
+  CHECK(c["cells"][4] == nlohmann::json({{"workload", "w3"}, {"size", "small"}, {"class", "other"}, {"status", "failed"}, {"value", nullptr}}));
+}
+
+TEST_CASE("study report: without classify the report has no classification", "[study]") {
+  const fs::path dir = scratch("report_no_classify");
+  const std::string exe = (dir / "exe").string();
+  std::ofstream(exe) << "binary";
+  const StudySpec s = read_study(write_study(dir, small_study()));
+  const Plan p = make_plan(s, options(dir, exe));
+  const Report r = make_report(s, p);
+  CHECK(r.class_of("vecadd", "small") == "memory");
+  CHECK(r.cell_class("vecadd", "small")->status.empty());
+  write_report(r, s, p, (dir / "out").string(), false);
+  CHECK_FALSE(nlohmann::json::parse(slurp(dir / "out" / "report.json")).contains("classify"));
+  CHECK_THAT(slurp(dir / "out" / "report.csv"), !Catch::Contains("classify"));
+  CHECK_THAT(slurp(dir / "out" / "report.md"), !Catch::Contains("## Classes"));
+}

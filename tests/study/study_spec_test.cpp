@@ -139,3 +139,104 @@ TEST_CASE("study metrics: dotted paths with globs sum, ratios divide, built-ins 
   ratio.denominator = "total.icnt.missing";
   CHECK_FALSE(evaluate(ratio, stats, 0));
 }
+
+namespace {
+// small_study with its classes measured: compute above 30 instructions per L1 miss (Mascar).
+nlohmann::json classifying_study() {
+  nlohmann::json j = small_study();
+  j.erase("classes");
+  j["metrics"].push_back({{"name", "insts_per_l1_miss"},
+                          {"ratio", {"total.sm*.warp_instructions", "total.sm*.l1d.load_misses"}},
+                          {"normalise", false}});
+  j["classify"] = {{"metric", "insts_per_l1_miss"}, {"threshold", 30}, {"above", "compute"}, {"below", "memory"}};
+  return j;
+}
+}  // namespace
+
+TEST_CASE("study file: classify derives classes from a measured metric", "[study]") {
+  nlohmann::json j = classifying_study();
+  j["reference"] = {{{"variant", "gto"}, {"metric", "ipc"}, {"scope", "class:compute"}, {"value", 1.1},
+                     {"source", "Mascar"}, {"section", "Fig. 11"}},
+                    {{"variant", "gto"}, {"metric", "ipc"}, {"scope", "class:other"}, {"value", 1.0},
+                     {"source", "Mascar"}, {"section", "Fig. 11"}}};
+  const fs::path dir = scratch("spec_classify");
+  StudySpec s = read_study(write_study(dir, j));
+  REQUIRE(s.classify);
+  CHECK(s.classify->metric == "insts_per_l1_miss");
+  CHECK(s.classify->variant == "lrr");  // the baseline when not given
+  CHECK(s.classify->threshold == 30);
+  CHECK(s.classify->above == "compute");
+  CHECK(s.classify->below == "memory");
+  CHECK(s.class_order == std::vector<std::string>{"memory", "compute"});  // below, then above
+  CHECK(s.workload_class.empty());
+  CHECK(s.class_of("vecadd") == "other");  // no static class: the report measures it
+  CHECK(s.references.at(0).scope == "class:compute");
+  j["classify"]["variant"] = "gto";
+  j["classify"]["threshold"] = 12.5;
+  s = read_study(write_study(dir, j));
+  CHECK(s.classify->variant == "gto");
+  CHECK(s.classify->threshold == 12.5);
+  CHECK_FALSE(read_study(write_study(dir, small_study())).classify);
+}
+
+TEST_CASE("study file: every classify mistake names the key", "[study]") {
+  nlohmann::json j = classifying_study();
+  j["classes"] = {{"memory", {"vecadd"}}};
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: classify: a study takes its classes from \"classes\" or from "
+                                          "\"classify\", not both"));
+  j = classifying_study();
+  j["classify"] = 30;
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: classify: must be an object"));
+  j = classifying_study();
+  j["classify"].erase("metric");
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: classify.metric: missing (required)"));
+  j = classifying_study();
+  j["classify"]["metric"] = "l1_misses";
+  CHECK_THAT(error_of(j), Catch::Contains("classify.metric: no metric named 'l1_misses' in \"metrics\""));
+  j = classifying_study();
+  j["classify"]["variant"] = "oldest";
+  CHECK_THAT(error_of(j), Catch::Contains("classify.variant: no variant named 'oldest'"));
+  j = classifying_study();
+  j["classify"].erase("threshold");
+  CHECK_THAT(error_of(j), Catch::Contains("classify.threshold: missing (required)"));
+  j = classifying_study();
+  j["classify"]["threshold"] = "30";
+  CHECK_THAT(error_of(j), Catch::Contains("classify.threshold: must be a number"));
+  j = classifying_study();
+  j["classify"].erase("above");
+  CHECK_THAT(error_of(j), Catch::Contains("classify.above: missing (required)"));
+  j = classifying_study();
+  j["classify"]["above"] = "compute intensive";
+  CHECK_THAT(error_of(j), Catch::Contains("classify.above: class name must be letters, digits, _ - . +"));
+  j = classifying_study();
+  j["classify"]["below"] = 1;
+  CHECK_THAT(error_of(j), Catch::Contains("classify.below: must be a string"));
+  j = classifying_study();
+  j["classify"]["below"] = "all";
+  CHECK_THAT(error_of(j), Catch::Contains("classify.below: class name 'all' is reserved (all, other)"));
+  j = classifying_study();
+  j["classify"]["above"] = "other";
+  CHECK_THAT(error_of(j), Catch::Contains("classify.above: class name 'other' is reserved"));
+  j = classifying_study();
+  j["classify"]["below"] = "compute";
+  CHECK_THAT(error_of(j), Catch::Contains("classify.below: must differ from \"above\" ('compute')"));
+  j = classifying_study();
+  j["classify"]["treshold"] = 31;
+  CHECK_THAT(error_of(j), Catch::Contains("classify.treshold: unknown key"));
+  // References name a class of the study: classify's, or the static ones.
+  j = classifying_study();
+  j["reference"] = {{{"variant", "gto"}, {"metric", "ipc"}, {"scope", "class:compute-bound"}, {"value", 1.0},
+                     {"source", "s"}, {"section", "x"}}};
+  CHECK_THAT(error_of(j), Catch::Contains("reference[0].scope: no class named 'compute-bound' (classes: memory, compute)"));
+  j["classes"] = small_study()["classes"];
+  j.erase("classify");
+  CHECK_THAT(error_of(j), Catch::Contains("reference[0].scope: no class named 'compute-bound' (classes: compute, memory)"));
+  j.erase("classes");
+  CHECK_THAT(error_of(j), Catch::Contains("reference[0].scope: no class named 'compute-bound' (the study has no classes)"));
+  // A threshold beyond a double is not JSON gputlm can read: an error naming the file.
+  const fs::path dir = scratch("spec_classify_inf");
+  std::string text = classifying_study().dump();
+  text.replace(text.find("\"threshold\":30"), 14, "\"threshold\":1e999");
+  std::ofstream(dir / "inf.json") << text;
+  CHECK_THROWS_WITH(read_study((dir / "inf.json").string()), Catch::Contains("inf.json: not valid JSON"));
+}

@@ -53,7 +53,51 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
+using Results = std::map<std::string, std::optional<JobResult>>;
+
+// The class of every workload x size of the plan (StudySpec::Classify for measured classes).
+std::vector<CellClass> classify_cells(const StudySpec& study, const Plan& plan, const Results& results) {
+  std::vector<CellClass> out;
+  for (const std::string& w : plan.workloads)
+    for (const std::string& size : plan.sizes) {
+      CellClass cc{w, size, study.class_of(w), "", std::nullopt};
+      if (study.classify) {
+        const Classify& rule = *study.classify;
+        cc.cls = "other";
+        const Cell* cell = nullptr;
+        for (const Cell& c : plan.cells)
+          if (c.workload == w && c.size == size && c.variant == rule.variant) cell = &c;
+        if (!cell) {
+          cc.status = "skipped";
+        } else if (auto r = results.find(cell->job_id); r == results.end() || !r->second) {
+          cc.status = "missing";
+        } else if (!r->second->ok) {
+          cc.status = "failed";
+        } else if (auto v = r->second->metrics.find(rule.metric); v == r->second->metrics.end() || std::isnan(v->second)) {
+          cc.status = "unresolved";
+        } else {
+          cc.status = "ok";
+          cc.value = v->second;
+          cc.cls = v->second > rule.threshold ? rule.above : rule.below;
+        }
+      }
+      out.push_back(cc);
+    }
+  return out;
+}
+
 }  // namespace
+
+const CellClass* Report::cell_class(const std::string& workload, const std::string& size) const {
+  for (const CellClass& c : cell_classes)
+    if (c.workload == workload && c.size == size) return &c;
+  return nullptr;
+}
+
+std::string Report::class_of(const std::string& workload, const std::string& size) const {
+  const CellClass* c = cell_class(workload, size);
+  return c ? c->cls : "other";
+}
 
 std::string plot_script() {
   if (const char* e = std::getenv("GPUTLM_PLOT_SCRIPT")) return e;
@@ -65,7 +109,7 @@ std::string plot_script() {
 
 Report make_report(const StudySpec& study, const Plan& plan) {
   Report rep;
-  std::map<std::string, std::optional<JobResult>> results;
+  Results results;
   for (const Job& j : plan.jobs) {
     results[j.id] = read_result(plan.results_dir, j.id);
     auto& r = results[j.id];
@@ -94,11 +138,12 @@ Report make_report(const StudySpec& study, const Plan& plan) {
     if (c.variant == study.baseline && results[c.job_id] && results[c.job_id]->ok)
       base[{c.workload, c.size}] = &*results[c.job_id];
 
+  rep.cell_classes = classify_cells(study, plan, results);
   std::set<std::string> used_classes;
   for (const Cell& c : plan.cells) {
     CellRow row;
     row.cell = c;
-    row.cls = study.class_of(c.workload);
+    row.cls = rep.class_of(c.workload, c.size);
     used_classes.insert(row.cls);
     const auto& r = results[c.job_id];
     row.status = !r ? "missing" : r->ok ? "ok" : "failed";
@@ -120,7 +165,7 @@ Report make_report(const StudySpec& study, const Plan& plan) {
   }
   for (const std::string& c : study.class_order)
     if (used_classes.count(c)) rep.classes.push_back(c);
-  if (used_classes.count("other") && !study.workload_class.empty()) rep.classes.push_back("other");
+  if (used_classes.count("other") && (!study.workload_class.empty() || study.classify)) rep.classes.push_back("other");
   rep.classes.push_back("all");
 
   for (const std::string& size : plan.sizes)
@@ -170,6 +215,14 @@ nlohmann::json report_json(const Report& rep, const StudySpec& study, const Plan
   for (const Variant& v : study.variants)
     j["variants"].push_back({{"name", v.name}, {"overrides", v.overrides}, {"sweep_value", v.sweep_value}});
   if (study.has_sweep) j["sweep"] = {{"parameter", study.sweep.parameter}, {"values", study.sweep.values}};
+  if (study.classify) {
+    const Classify& c = *study.classify;
+    j["classify"] = {{"metric", c.metric}, {"variant", c.variant}, {"threshold", c.threshold},
+                     {"above", c.above},   {"below", c.below},     {"cells", nlohmann::json::array()}};
+    for (const CellClass& cc : rep.cell_classes)
+      j["classify"]["cells"].push_back({{"workload", cc.workload}, {"size", cc.size}, {"class", cc.cls},
+                                        {"status", cc.status}, {"value", cc.value ? nlohmann::json(*cc.value) : nlohmann::json()}});
+  }
   for (const Metric& m : study.metrics) j["metrics"].push_back(m.to_json());
   j["plots"] = nlohmann::json::array();
   for (const PlotSpec& p : study.plots) j["plots"].push_back({{"kind", p.kind}, {"metric", p.metric}});
@@ -221,6 +274,16 @@ std::string markdown(const Report& rep, const StudySpec& study, const Plan& plan
     for (const std::string& c : study.skip.at(plan.size_set)) md << " `" << c << "`";
     md << ".\n";
   }
+  if (study.classify) {
+    const Classify& c = *study.classify;
+    md << "\n## Classes\n\nMeasured per workload and size: `" << c.above << "` when the raw `" << c.metric
+       << "` of variant `" << c.variant << "` is > " << num(c.threshold) << ", otherwise (<= " << num(c.threshold)
+       << ") `" << c.below << "`; `other` when that job failed, is missing or skipped, or the metric did not resolve.\n\n"
+       << "| workload | size | " << c.variant << " " << c.metric << " | class |\n|---|---|---|---|\n";
+    for (const CellClass& cc : rep.cell_classes)
+      md << "| " << cc.workload << " | " << cc.size << " | " << (cc.value ? num(*cc.value) : "—") << " | " << cc.cls
+         << (cc.status == "ok" ? "" : " (" + cc.status + ")") << " |\n";
+  }
   for (const std::string& size : plan.sizes)
     for (const Metric& m : study.metrics) {
       if (m.normalise) md << "\n## " << m.name << " normalised to " << study.baseline << " (" << size << ")\n\n";
@@ -231,7 +294,7 @@ std::string markdown(const Report& rep, const StudySpec& study, const Plan& plan
       for (std::size_t i = 0; i < study.variants.size(); ++i) md << "---|";
       md << "\n";
       for (const std::string& w : plan.workloads) {
-        std::string cls = study.class_of(w), base = "—";
+        std::string cls = rep.class_of(w, size), base = "—";
         std::ostringstream cells;
         for (const Variant& v : study.variants) {
           std::string cell = "—";
@@ -295,6 +358,12 @@ std::string write_report(const Report& rep, const StudySpec& study, const Plan& 
   std::ostringstream csv;
   csv << "workload,class,size,variant,job_id,status,host_seconds";
   for (const Metric& m : study.metrics) csv << "," << m.name << "," << m.name << "_norm";
+  // A classifying study: per row the classifying value of its workload and size, and the rule.
+  std::string rule;
+  if (const auto& c = study.classify) {
+    csv << ",classify_value,classify_rule";
+    rule = c->above + " if " + c->metric + " of " + c->variant + " > " + num(c->threshold) + " else " + c->below;
+  }
   csv << "\n";
   for (const CellRow& r : rep.rows) {
     csv << csv_field(r.cell.workload) << "," << csv_field(r.cls) << "," << r.cell.size << "," << csv_field(r.cell.variant)
@@ -302,6 +371,10 @@ std::string write_report(const Report& rep, const StudySpec& study, const Plan& 
     for (const Metric& m : study.metrics) {
       csv << "," << (r.value.count(m.name) ? num(r.value.at(m.name)) : "");
       csv << "," << (r.norm.count(m.name) ? num(r.norm.at(m.name)) : "");
+    }
+    if (study.classify) {
+      const CellClass* cc = rep.cell_class(r.cell.workload, r.cell.size);
+      csv << "," << (cc && cc->value ? num(*cc->value) : "") << "," << csv_field(rule);
     }
     csv << "\n";
   }

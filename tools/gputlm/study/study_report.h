@@ -34,12 +34,25 @@ struct ReferenceRow {
   std::optional<double> ours;
 };
 
+// The class of one (workload, size): the static "classes", or measured ("classify"): then
+// `value` is the raw classifying metric and `status` says why a cell is "other" (the
+// classifying variant's job failed, is missing, the size set skips it, or the metric is
+// unresolved).
+struct CellClass {
+  std::string workload, size, cls;
+  std::string status;  // classify only: ok, failed, missing, skipped, unresolved
+  std::optional<double> value;
+};
+
 struct Report {
+  std::vector<CellClass> cell_classes;  // every workload x size of the plan, in plan order
   std::vector<CellRow> rows;
   std::vector<Aggregate> aggregates;
   std::vector<ReferenceRow> references;
   std::vector<Failure> failures;
   std::vector<std::string> classes;  // aggregation classes in order, "all" last
+  const CellClass* cell_class(const std::string& workload, const std::string& size) const;  // nullptr: not in the plan
+  std::string class_of(const std::string& workload, const std::string& size) const;        // "other" when unknown
 };
 
 Report make_report(const StudySpec& study, const Plan& plan);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -170,7 +171,7 @@ StudySpec read_study(const std::string& path) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(f);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number out of range (1e999)
     throw StudyError(path + ": not valid JSON: " + e.what());
   }
   StudySpec s;
@@ -293,6 +294,32 @@ StudySpec read_study(const std::string& path) {
 
   s.baseline = r.str("baseline", s.variants.front().name);
   if (!names.count(s.baseline)) r.fail("no variant named '" + s.baseline + "'", "baseline");
+  if (r.has("classify")) {
+    if (r.has("classes"))
+      r.fail("a study takes its classes from \"classes\" or from \"classify\", not both", "classify");
+    Reader cr = r.child("classify");
+    Classify c;
+    c.metric = cr.str("metric");
+    if (!s.find_metric(c.metric)) cr.fail("no metric named '" + c.metric + "' in \"metrics\"", "metric");
+    c.variant = cr.str("variant", s.baseline);
+    if (!names.count(c.variant)) cr.fail("no variant named '" + c.variant + "'", "variant");
+    const nlohmann::json& t = cr.get("threshold");
+    if (!t.is_number()) cr.fail("must be a number", "threshold");
+    c.threshold = t.get<double>();
+    if (!std::isfinite(c.threshold)) cr.fail("must be a finite number", "threshold");
+    auto class_name = [&cr](const std::string& key) {
+      std::string cls = cr.str(key);
+      if (!valid_name(cls)) cr.fail("class name must be letters, digits, _ - . +", key);
+      if (cls == "all" || cls == "other") cr.fail("class name '" + cls + "' is reserved (all, other)", key);
+      return cls;
+    };
+    c.above = class_name("above");
+    c.below = class_name("below");
+    if (c.above == c.below) cr.fail("must differ from \"above\" ('" + c.above + "')", "below");
+    cr.done();
+    s.classify = c;
+    s.class_order = {c.below, c.above};
+  }
   s.aggregate = r.str("aggregate", "geomean");
   if (s.aggregate != "geomean" && s.aggregate != "mean") r.fail("must be \"geomean\" or \"mean\"", "aggregate");
   s.timeout_seconds = r.number("timeout_seconds", 0);
@@ -316,6 +343,17 @@ StudySpec read_study(const std::string& path) {
       ref.scope = rr.str("scope", "all");
       if (ref.scope != "all" && ref.scope.rfind("class:", 0) != 0 && ref.scope.rfind("workload:", 0) != 0)
         rr.fail("must be \"all\", \"class:NAME\" or \"workload:NAME\"", "scope");
+      if (ref.scope.rfind("class:", 0) == 0) {
+        // A class of "classes" or "classify", or "other" (unclassified) when there are classes.
+        const std::string cls = ref.scope.substr(6);
+        const auto& order = s.class_order;
+        if (std::find(order.begin(), order.end(), cls) == order.end() && !(cls == "other" && !order.empty())) {
+          std::string listed;
+          for (const std::string& o : order) listed += (listed.empty() ? "" : ", ") + o;
+          listed = listed.empty() ? "the study has no classes" : "classes: " + listed;
+          rr.fail("no class named '" + cls + "' (" + listed + ")", "scope");
+        }
+      }
       ref.size = rr.str("size", "");
       if (!rr.has("value") || !rs[i].at("value").is_number()) rr.fail("must be a number", "value");
       ref.value = rs[i].at("value").get<double>();

@@ -1,12 +1,13 @@
 // A study file (experiments/<name>.json, docs/experiments.md): a base config, named
 // variants (config file and/or -p overrides, or a parameter sweep), workloads and size
-// sets, metrics, the baseline variant, the aggregation, workload classes and the papers'
-// figures for the same cells. Read into typed structs; every error names the file and the
-// key path, as config errors do.
+// sets, metrics, the baseline variant, the aggregation, workload classes (listed, or
+// measured: "classify") and the papers' figures for the same cells. Read into typed
+// structs; every error names the file and the key path, as config errors do.
 #pragma once
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -61,6 +62,17 @@ struct PlotSpec {
   std::string metric;
 };
 
+// Classes measured in the study itself (Mascar, HPCA'15, Table III: instructions per L1
+// miss > 30 is compute-intensive): a cell (workload, size) is `above` when the raw value
+// of `metric` in `variant`'s run of that workload and size is > threshold, `below` when it
+// is <= threshold, and "other" when that run failed, is missing or skipped, or the metric
+// did not resolve. Applied by the report (Report::class_of), which has the results.
+struct Classify {
+  std::string metric, variant;  // variant: the baseline when not given
+  double threshold = 0;
+  std::string above, below;
+};
+
 struct StudySpec {
   std::string file;  // absolute path of the study file
   std::string name, description;
@@ -74,8 +86,9 @@ struct StudySpec {
   std::map<std::string, std::vector<std::string>> size_sets;  // "default" always present
   // Per size set, cells left out ("kmeans/medium"): what keeps a set's wall time in bounds.
   std::map<std::string, std::vector<std::string>> skip;
-  std::map<std::string, std::string> workload_class;          // workload -> class
-  std::vector<std::string> class_order;
+  std::map<std::string, std::string> workload_class;          // workload -> class ("classes")
+  std::optional<Classify> classify;                           // or measured classes
+  std::vector<std::string> class_order;                       // with classify: below, above
   std::vector<Metric> metrics;
   std::string baseline;
   std::string aggregate = "geomean";  // or "mean"
@@ -87,7 +100,9 @@ struct StudySpec {
   const Variant& variant(const std::string& name) const;
   const Metric* find_metric(const std::string& name) const;  // nullptr if not in `metrics`
   const Metric& metric(const std::string& name) const;
-  std::string class_of(const std::string& workload) const;  // "other" when unclassified
+  // The static class of "classes" ("other" when unclassified, and for every workload of a
+  // classifying study: its classes depend on the results, see Report::class_of).
+  std::string class_of(const std::string& workload) const;
 };
 
 StudySpec read_study(const std::string& path);
