@@ -86,6 +86,15 @@ TEST_CASE("study: local engine runs every cell, a re-run skips them, report writ
   CHECK_THAT(slurp(dir / "report" / "report.md"), Catch::Contains("| **geomean (all)** | | | **1.000** |"));
   const std::string check = python() + " " + GPUTLM_SOURCE_DIR + "/tests/study/check_plots.py " + (dir / "report").string();
   CHECK(std::system(check.c_str()) == 0);
+  // A second report of the same results is byte-identical, plots included (committed
+  // reports then change only where the results do).
+  CliResult rep2 = run_cli(dir, "study report " + study + " --results " + res + " --out " + (dir / "report2").string());
+  REQUIRE(rep2.exit_code == 0);
+  for (const char* f : {"report.csv", "aggregates.csv", "report.json", "report.md", "plots/bars_ipc_small.png",
+                        "plots/bars_ipc_small.svg", "plots/bars_ipc_small.data.json"}) {
+    INFO(f);
+    CHECK(slurp(dir / "report" / f) == slurp(dir / "report2" / f));
+  }
   CliResult status = run_cli(dir, "study status " + study + " --results " + res);
   CHECK_THAT(status.output, Catch::Contains("4 jobs: 4 finished, 0 failed, 0 not run"));
 }

@@ -24,11 +24,16 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+# Byte-identical plots run to run, so a regenerated committed report shows only real changes:
+# a fixed SVG id salt and no creation date in the files.
+matplotlib.rcParams["svg.hashsalt"] = "gputlm"
+METADATA = {"svg": {"Date": None}, "png": {}}
+
 
 def save(fig, out_dir, base, data):
     fig.tight_layout()
     for ext in ("png", "svg"):
-        fig.savefig(os.path.join(out_dir, base + "." + ext), dpi=110)
+        fig.savefig(os.path.join(out_dir, base + "." + ext), dpi=110, metadata=METADATA[ext])
     plt.close(fig)
     with open(os.path.join(out_dir, base + ".data.json"), "w") as f:
         json.dump(data, f, indent=1, sort_keys=True)
