@@ -9,13 +9,10 @@
 
 #include "sm/scheduler/ccws/ccws_state.h"
 #include "sm_test_harness.h"
-#include "support/sm/ptx_kernel.h"
 
 using namespace sm_test;
 
 namespace {
-constexpr const char* kCcwsPtx = "tests/sm/cu/ccws_reuse.ptx";
-
 SmConfig ccws_sm(bool tiny_l1d, const std::string& policy = "ccws") {
   SmConfig cfg;
   cfg.scheduler.policy = policy;
@@ -31,29 +28,10 @@ struct ReuseRun {
   uint64_t l1d_load_hits = 0;
 };
 
-// `warps` warps in one CTA, each reading its `lines` lines `reps` times.
+// `warps` warps in one CTA, each reading its `lines` lines `reps` times; outputs checked.
 ReuseRun run_reuse(SmHarness& tb, uint32_t warps, int lines, int reps) {
-  PtxKernel k(kCcwsPtx, "ccws_reuse", {1, 1, 1}, {32 * warps, 1, 1});
-  std::vector<int> in(static_cast<std::size_t>(32) * warps * static_cast<uint32_t>(lines));
-  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<int>(i * 7 + 3);
-  const uint64_t in_addr = k.upload(in);
-  const uint64_t out_addr = k.upload(std::vector<int>(32 * warps, 0));
-  k.set_param<uint64_t>(0, in_addr);
-  k.set_param<uint64_t>(1, out_addr);
-  k.set_param<int>(2, lines);
-  k.set_param<int>(3, reps);
   ReuseRun r;
-  r.cycles = tb.run(k.instance());
-  const std::vector<int> out = k.download<int>(out_addr, 32 * warps);
-  for (uint32_t t = 0; t < 32 * warps; ++t) {
-    const uint32_t warp = t / 32, lane = t % 32;
-    int want = 0;
-    for (int rep = 0; rep < reps; ++rep)
-      for (int i = 0; i < lines; ++i)
-        want += in[(static_cast<std::size_t>(warp) * static_cast<uint32_t>(lines) + static_cast<uint32_t>(i)) * 32 + lane] ^ rep;
-    INFO("thread " << t);
-    REQUIRE(out[t] == want);
-  }
+  r.cycles = run_reuse_kernel(tb, warps, lines, reps, 7, 3);
   r.l1d_load_hits = static_cast<uint64_t>(tb.root.to_json()["sm0"]["l1d"]["load_hits"].get<double>());
   return r;
 }

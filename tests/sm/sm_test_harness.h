@@ -29,4 +29,9 @@ class SmHarness : public SmTestBench {
   void check_quiescent() override { checker.check_quiescent(); }
 };
 
+// Runs cu/ccws_reuse.ptx on `tb`: `warps` warps in one CTA, each reading its own `lines`
+// lines `reps` times, input word i = i * in_mul + in_add; every thread's sum is checked
+// against a CPU reference. Returns the simulated cycles.
+uint64_t run_reuse_kernel(SmHarness& tb, uint32_t warps, int lines, int reps, int in_mul, int in_add);
+
 }  // namespace sm_test
