@@ -108,10 +108,10 @@ Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32
     // request waits at issue of its next instruction that goes to an L1 (digest §Z34).
     for (uint32_t i = 0; i < cfg_.scheduler.count; ++i)
       core_.scheduler(i).set_issue_filter(
-          [this](uint32_t slot, const isa::Instruction& in) {
-            return !is_l1_memory_instruction(in) || !lsu_.reexec_queue().has_queued(static_cast<int32_t>(slot));
+          [this](uint32_t slot, const isa::Instruction&) {
+            return !lsu_.reexec_queue().has_queued(static_cast<int32_t>(slot));
           },
-          [this] { return lsu_.reexec_queue().queued_version(); });
+          [this] { return lsu_.reexec_queue().queued_version(); }, kL1MemoryClasses);
   }
   writeback_.out.bind(core_.writeback_in);
 

@@ -4,7 +4,7 @@
 
 namespace gputlm::sm {
 
-WarpTable::WarpTable(uint32_t max_warps, uint32_t ibuffer_entries) : entries_(ibuffer_entries), slots_(max_warps) {
+WarpTable::WarpTable(uint32_t max_warps, uint32_t ibuffer_entries) : entries_(ibuffer_entries), warp_touches_(max_warps, 0), slots_(max_warps), head_class_(max_warps, kNoHead) {
   if (max_warps == 0 || max_warps > 64)
     throw PipelineError("warp table: " + std::to_string(max_warps) + " warp slots (1 to 64 supported)");
   all_warps_ = max_warps == 64 ? ~uint64_t{0} : (uint64_t{1} << max_warps) - 1;
@@ -16,11 +16,20 @@ void WarpTable::throw_ibuf_range(uint32_t w, uint32_t i) const {
                       std::to_string(slots_[w].ibuf_count));
 }
 
+void WarpTable::set_head_class(uint32_t w, uint8_t c) {
+  static_assert(static_cast<unsigned>(isa::OpClass::Nop) < 32, "class_heads_ holds 32 op classes");
+  const uint8_t old = head_class_[w];
+  if (old == c) return;
+  if (old != kNoHead) class_heads_[old] &= ~(uint64_t{1} << w);
+  if (c != kNoHead) class_heads_[c] |= uint64_t{1} << w;
+  head_class_[w] = c;
+}
+
 void WarpTable::ibuf_push(uint32_t w, const IBufferEntry& e) {
   WarpSlot& s = slots_[w];
   if (s.ibuf_count == entries_) throw PipelineError("I-buffer of warp " + std::to_string(w) + " overflow");
   s.ibuf[(s.ibuf_head + s.ibuf_count) % entries_] = e;
-  ++s.ibuf_count;
+  if (s.ibuf_count++ == 0) set_head_class(w, static_cast<uint8_t>(e.instr->cls));
   touch(w);
 }
 
@@ -29,12 +38,14 @@ void WarpTable::ibuf_pop(uint32_t w) {
   if (s.ibuf_count == 0) throw PipelineError("I-buffer of warp " + std::to_string(w) + " underflow");
   s.ibuf_head = (s.ibuf_head + 1) % entries_;
   --s.ibuf_count;
+  set_head_class(w, s.ibuf_count == 0 ? kNoHead : static_cast<uint8_t>(s.ibuf[s.ibuf_head].instr->cls));
   touch(w);
 }
 
 void WarpTable::ibuf_flush(uint32_t w) {
   WarpSlot& s = slots_[w];
   s.ibuf_head = s.ibuf_count = 0;
+  set_head_class(w, kNoHead);
   if (s.fetch_pending) s.fetch_stale = true;
   touch(w);
 }
@@ -50,6 +61,7 @@ void WarpTable::clear(uint32_t w) {
   std::vector<IBufferEntry> keep = std::move(s.ibuf);
   s = WarpSlot{};
   s.ibuf = std::move(keep);
+  set_head_class(w, kNoHead);
   touch(w);
   ++residency_version_;
 }

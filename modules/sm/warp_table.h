@@ -69,6 +69,17 @@ class WarpTable {
     if (i >= s.ibuf_count) throw_ibuf_range(w, i);
     return s.ibuf[(s.ibuf_head + i) % entries_];
   }
+  // The op class of w's next instruction, kNoHead when its I-buffer is empty. Kept beside
+  // the ring so stages that classify every warp by it (Mascar's WST) read a byte per warp
+  // instead of following instruction pointers.
+  static constexpr uint8_t kNoHead = 0xff;
+  uint8_t head_class(uint32_t w) const { return head_class_[w]; }
+  // The warps whose next instruction is of a class in `class_mask` (bit c = OpClass c).
+  uint64_t heads_of(uint32_t class_mask) const {
+    uint64_t m = 0;
+    for (; class_mask != 0; class_mask &= class_mask - 1) m |= class_heads_[__builtin_ctz(class_mask)];
+    return m;
+  }
   void ibuf_push(uint32_t w, const IBufferEntry& e);
   void ibuf_pop(uint32_t w);
   // Empties the I-buffer; an outstanding fetch becomes stale (discarded on arrival).
@@ -96,13 +107,18 @@ class WarpTable {
   void touch(uint32_t w) {
     ++version_;
     ++group_versions_[w % group_versions_.size()];
+    ++warp_touches_[w];
     changed_warps_ |= uint64_t{1} << w;
   }
   void touch_all() {
     ++version_;
     for (uint64_t& v : group_versions_) ++v;
+    ++all_touches_;
     changed_warps_ = all_warps_;
   }
+  // Changes whenever warp w is touched (alone or with all): a scheduler may keep what it
+  // found about w while this stays the same.
+  uint64_t warp_version(uint32_t w) const { return warp_touches_[w] + all_touches_; }
   // The warps touched since the last call (bit w = warp slot w), for the one stage that
   // keeps per-warp results (the fetch stage).
   uint64_t take_changed_warps() {
@@ -123,7 +139,12 @@ class WarpTable {
   uint64_t residency_version_ = 0;
   uint64_t all_warps_ = 0, changed_warps_ = 0;
   std::vector<uint64_t> group_versions_ = std::vector<uint64_t>(1, 0);
+  std::vector<uint64_t> warp_touches_;  // per slot: touch(w) calls
+  uint64_t all_touches_ = 0;            // touch_all() calls
   std::vector<WarpSlot> slots_;
+  void set_head_class(uint32_t w, uint8_t c);
+  std::vector<uint8_t> head_class_;  // per slot: op class of the I-buffer head, or kNoHead
+  uint64_t class_heads_[32] = {};    // per op class: the warps whose head is of that class
 };
 
 }  // namespace gputlm::sm

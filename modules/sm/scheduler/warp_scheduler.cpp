@@ -61,7 +61,8 @@ WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const Sm
       vetoes_(policy_->vetoes_instructions()),
       versioned_(policy_->has_state_version()),
       watch_versions_(versioned_),
-      last_block_(table.size(), WarpBlock::NotEligible) {
+      last_block_(table.size(), WarpBlock::NotEligible),
+      checks_(table.size()) {
   views_.reserve(table.size());
   order_.reserve(table.size());
   by_age_.reserve(table.size());
@@ -69,7 +70,29 @@ WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const Sm
 }
 
 WarpScheduler::Readiness WarpScheduler::evaluate(uint32_t slot) const {
+  // The checks of the warp's own state (residency, status, issue mask, I-buffer, filter,
+  // scoreboard) hold while the warp is untouched (WarpTable::warp_version) and this
+  // scheduler's mask and filter are unchanged (check_epoch_): kept per warp.
+  WarpCheck& c = checks_[slot];
+  const uint64_t version = table_.warp_version(slot);
+  if (!cache_checks_ || c.version != version || c.epoch != check_epoch_) {
+    c = WarpCheck{version, check_epoch_, check_warp(slot)};
+  }
   Readiness r;
+  r.block = c.result.block;
+  if (!c.result.passed) return r;
+  if (!issue_status->can_accept(id_, c.result.unit)) {
+    r.block = c.result.unit == UnitType::Mem ? WarpBlock::UnitMemory : WarpBlock::UnitOther;
+    return r;
+  }
+  // The policy's veto comes last: it sees only instructions that could issue otherwise.
+  if (vetoes_ && !policy_->may_issue(slot, *table_.ibuf_head(slot).instr)) return r;  // not eligible
+  r.ready = true;
+  return r;
+}
+
+WarpScheduler::CheckResult WarpScheduler::check_warp(uint32_t slot) const {
+  CheckResult r;
   const WarpSlot& s = table_[slot];
   if (!table_.live(slot) || s.ctx->status != isa::WarpStatus::Ready || ((mask_ >> slot) & 1u) == 0) return r;
   if (table_.ibuf_empty(slot)) {
@@ -77,19 +100,15 @@ WarpScheduler::Readiness WarpScheduler::evaluate(uint32_t slot) const {
     return r;
   }
   const IBufferEntry& head = table_.ibuf_head(slot);
-  if (filter_ && !filter_(slot, *head.instr)) return r;
+  if (filter_ && ((filter_classes_ >> static_cast<unsigned>(head.instr->cls)) & 1u) && !filter_(slot, *head.instr))
+    return r;
   switch (scoreboard->check(slot, *head.instr)) {
     case Hazard::Memory: r.block = WarpBlock::ScoreboardMemory; return r;
     case Hazard::Other: r.block = WarpBlock::ScoreboardOther; return r;
     case Hazard::None: break;
   }
-  if (!issue_status->can_accept(id_, head.unit)) {
-    r.block = head.unit == UnitType::Mem ? WarpBlock::UnitMemory : WarpBlock::UnitOther;
-    return r;
-  }
-  // The policy's veto comes last: it sees only instructions that could issue otherwise.
-  if (vetoes_ && !policy_->may_issue(slot, *head.instr)) return r;  // not eligible
-  r.ready = true;
+  r.passed = true;
+  r.unit = head.unit;
   return r;
 }
 
@@ -206,6 +225,7 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
     if (filter_version_ && filter_version_() != filter_version_seen_) {
       filter_version_seen_ = filter_version_();
       inputs_changed_ = true;
+      ++check_epoch_;
     }
     if (versioned_ && policy_->state_version() != policy_version_) {
       policy_version_ = policy_->state_version();

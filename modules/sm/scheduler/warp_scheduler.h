@@ -77,6 +77,7 @@ class WarpScheduler : public sc_core::sc_module {
   // warp limits); default all set.
   void set_issue_mask(uint64_t mask) {
     mask_ = mask;
+    ++check_epoch_;
     inputs_changed_ = true;
   }
   uint64_t issue_mask() const { return mask_; }
@@ -87,14 +88,19 @@ class WarpScheduler : public sc_core::sc_module {
     inputs_changed_ = true;
   }
   uint32_t warp_limit() const { return warp_limit_; }
-  // A per-instruction veto (Mascar: a non-owner's memory instruction in MP mode).
+  // A per-instruction veto from outside the policy (CAR: a warp with a queued request
+  // waits at its next L1 memory instruction).
   using IssueFilter = std::function<bool(uint32_t slot, const isa::Instruction& in)>;
   // A scheduler with a filter decides every cycle, unless `version` is given: a value that
   // changes whenever some answer of the filter may have changed (then unchanged decisions
-  // may repeat while it stays the same).
-  void set_issue_filter(IssueFilter f, std::function<uint64_t()> version = {}) {
+  // may repeat while it stays the same). The filter is asked only about instructions of
+  // the op classes in `classes` (bit c = OpClass c; it allows all others).
+  void set_issue_filter(IssueFilter f, std::function<uint64_t()> version = {}, uint32_t classes = ~0u) {
     filter_ = std::move(f);
+    filter_classes_ = classes;
     filter_version_ = std::move(version);
+    cache_checks_ = !filter_ || filter_version_;  // unversioned answers are asked every time
+    ++check_epoch_;
     watch_versions_ = versioned_ || filter_version_;
     inputs_changed_ = true;
   }
@@ -133,6 +139,19 @@ class WarpScheduler : public sc_core::sc_module {
     bool ready = false;
   };
   Readiness evaluate(uint32_t slot) const;
+  // The part of evaluate() that depends on the warp's own state and on this scheduler's
+  // mask and filter only; `passed`: the warp waits for nothing but its unit (and the veto).
+  struct CheckResult {
+    WarpBlock block = WarpBlock::NotEligible;
+    bool passed = false;
+    UnitType unit = UnitType::Sp;
+  };
+  CheckResult check_warp(uint32_t slot) const;
+  struct WarpCheck {  // a warp's CheckResult and what it was found at
+    uint64_t version = ~uint64_t{0};  // WarpTable::warp_version
+    uint64_t epoch = ~uint64_t{0};    // check_epoch_
+    CheckResult result;
+  };
   // Whether this cycle's decision would repeat the last one: nothing issued then, and
   // nothing it was decided from has changed: its warps' WarpTable::group_version(), its
   // own inputs, and,
@@ -155,10 +174,14 @@ class WarpScheduler : public sc_core::sc_module {
   std::vector<WarpView> views_;
   std::vector<uint32_t> order_;
   std::vector<WarpBlock> last_block_;
+  mutable std::vector<WarpCheck> checks_;  // per warp slot
+  uint64_t check_epoch_ = 0;   // bumped when the issue mask or the filter's answers change
+  bool cache_checks_ = true;   // false with a filter that has no version
   uint64_t mask_ = ~uint64_t{0};
   uint32_t warp_limit_ = 0;
   std::vector<uint32_t> by_age_;
   IssueFilter filter_;
+  uint32_t filter_classes_ = ~0u;
   std::function<uint64_t()> filter_version_;
   uint64_t filter_version_seen_ = ~uint64_t{0};
   IssueObserver observer_;

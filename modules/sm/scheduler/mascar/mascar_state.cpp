@@ -4,21 +4,6 @@
 
 namespace gputlm::sm {
 
-bool is_l1_memory_instruction(const isa::Instruction& in) {
-  using isa::OpClass;
-  switch (in.cls) {
-    case OpClass::MemGlobal:
-    case OpClass::MemLocal:
-    case OpClass::MemConst:
-    case OpClass::MemTexture:
-    case OpClass::MemGeneric:
-    case OpClass::Atomic:
-      return true;
-    default:
-      return false;
-  }
-}
-
 MascarStats::MascarStats(stats::Group& sm_group)
     : group(sm_group, "mascar"),
       cycles(group, "cycles", "SM cycles with resident CTAs (mp_cycles + ep_cycles)"),
@@ -45,7 +30,7 @@ MascarStats::MascarStats(stats::Group& sm_group)
 
 MascarState::MascarState(const MascarSchedulerConfig& cfg, uint32_t warp_slots, uint32_t line_size,
                          const std::string& key_prefix, stats::Group* sm_group)
-    : cfg_(cfg), lsu_class_(cfg.memory_instructions == "lsu"), slots_(warp_slots), line_size_(line_size) {
+    : cfg_(cfg), memory_classes_(cfg.memory_instructions == "lsu" ? kLsuClasses : kL1MemoryClasses), slots_(warp_slots), line_size_(line_size) {
   const std::string p = (key_prefix.empty() ? "" : key_prefix + ".") + "mascar.";
   if (cfg.memory_instructions != "l1" && cfg.memory_instructions != "lsu")
     throw config::ConfigError("key '" + p + "memory_instructions': unknown class \"" + cfg.memory_instructions +
@@ -63,13 +48,6 @@ MascarState::MascarState(const MascarSchedulerConfig& cfg, uint32_t warp_slots, 
 
 MascarState::~MascarState() = default;
 
-bool MascarState::is_memory(const isa::Instruction& in) const {
-  // lsu: the instructions every SM configuration sends to the LSU (memory classes, membar).
-  return lsu_class_ ? in.cls == isa::OpClass::MemShared || in.cls == isa::OpClass::Membar ||
-                          in.cls == isa::OpClass::MemParam || is_l1_memory_instruction(in)
-                    : is_l1_memory_instruction(in);
-}
-
 void MascarState::set_owner(int32_t w) {
   if (w == owner_) return;
   owner_ = w;
@@ -83,8 +61,10 @@ void MascarState::release() { set_owner(-1); }
 uint64_t MascarState::stall_bits(const WarpTable& table) const {
   if (mode_ != Mode::MP || owner_ < 0) return 0;
   uint64_t m = 0;
-  for (uint32_t w = 0; w < slots_; ++w)
-    if (w != static_cast<uint32_t>(owner_) && is_mem(w, table)) m |= uint64_t{1} << w;
+  for (uint64_t h = memory_heads(table) & ~(uint64_t{1} << owner_); h != 0; h &= h - 1) {
+    const uint32_t w = static_cast<uint32_t>(__builtin_ctzll(h));
+    if (table.live(w)) m |= uint64_t{1} << w;
+  }
   return m;
 }
 
@@ -125,7 +105,8 @@ void MascarState::begin_cycle(uint64_t, const WarpTable& table, const Scoreboard
       const int32_t head = mem_->reexec_head_warp();
       if (head >= 0) {
         bool any_ready = false;
-        for (uint32_t w = 0; w < slots_ && !any_ready; ++w) any_ready = memory_ready(w, table, sb);
+        for (uint64_t h = memory_heads(table); h != 0 && !any_ready; h &= h - 1)
+          any_ready = memory_ready(static_cast<uint32_t>(__builtin_ctzll(h)), table, sb);
         if (!any_ready) {
           set_owner(head);
           if (stats_) {

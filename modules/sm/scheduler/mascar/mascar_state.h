@@ -64,7 +64,19 @@ class MascarMemoryIF {
 // start, from lines that stay in the constant cache; held in MP mode they would keep
 // warps from reaching their first real access.
 // CAR's one-instruction-per-warp rule holds the same instructions at issue.
-bool is_l1_memory_instruction(const isa::Instruction& in);
+inline constexpr uint32_t kL1MemoryClasses =
+    1u << unsigned(isa::OpClass::MemGlobal) | 1u << unsigned(isa::OpClass::MemLocal) |
+    1u << unsigned(isa::OpClass::MemConst) | 1u << unsigned(isa::OpClass::MemTexture) |
+    1u << unsigned(isa::OpClass::MemGeneric) | 1u << unsigned(isa::OpClass::Atomic);
+// The instructions the LSU sends to any configuration (memory classes, membar).
+inline constexpr uint32_t kLsuClasses = kL1MemoryClasses | 1u << unsigned(isa::OpClass::MemShared) |
+                                        1u << unsigned(isa::OpClass::Membar) |
+                                        1u << unsigned(isa::OpClass::MemParam);
+static_assert(unsigned(isa::OpClass::Nop) < 32, "OpClass masks hold 32 classes");
+// Inline and a mask test: the schedulers ask it about every warp's next instruction.
+inline bool is_l1_memory_instruction(const isa::Instruction& in) {
+  return (kL1MemoryClasses >> unsigned(in.cls)) & 1u;
+}
 
 // The counters of group sm<i>.mascar.
 struct MascarStats {
@@ -97,10 +109,14 @@ class MascarState {
   void account_skipped(uint64_t cycles);
 
   // Scheduler side.
-  bool is_memory(const isa::Instruction& in) const;
+  bool is_memory(const isa::Instruction& in) const { return is_memory_class(static_cast<uint8_t>(in.cls)); }
+  // An op class (or WarpTable::kNoHead: no) of Mascar's memory instructions.
+  bool is_memory_class(uint8_t cls) const { return cls < 32 && ((memory_classes_ >> cls) & 1u); }
+  // The warps whose next instruction is a memory one (live or not: see is_mem).
+  uint64_t memory_heads(const WarpTable& table) const { return table.heads_of(memory_classes_); }
   // The WST's is_mem bit: `slot`'s next instruction (its I-buffer head) is a memory one.
   bool is_mem(uint32_t slot, const WarpTable& table) const {
-    return table.live(slot) && !table.ibuf_empty(slot) && is_memory(*table.ibuf_head(slot).instr);
+    return table.live(slot) && is_memory_class(table.head_class(slot));
   }
   // A memory instruction of `slot` may issue: EP, or no owner, or `slot` is the owner.
   bool may_issue_memory(uint32_t slot) const { return mode_ == Mode::EP || owner_ < 0 || slot == uint32_t(owner_); }
@@ -139,7 +155,7 @@ class MascarState {
   };
 
   MascarSchedulerConfig cfg_;
-  bool lsu_class_;  // memory_instructions = lsu
+  uint32_t memory_classes_;  // OpClass bits of Mascar's memory instructions
   uint32_t slots_, line_size_;
   MascarMemoryIF* mem_ = nullptr;
   Mode mode_ = Mode::EP;

@@ -22,30 +22,34 @@ constexpr uint32_t kNoWarp = 0xffffffffu;
 class MascarPolicy final : public SchedulerPolicyIF {
  public:
   MascarPolicy(MascarState& state, const WarpTable& table) : state_(state), table_(table) {
-    memory_.reserve(64);
-    compute_.reserve(64);
+    by_age_.reserve(64);
     last_order_.reserve(64);
   }
   const char* name() const override { return "mascar"; }
   void order(const std::vector<WarpView>& warps, std::vector<uint32_t>& out) override {
-    uint64_t mem = 0;
-    for (const WarpView& w : warps)
-      if (state_.is_mem(w.slot, table_)) mem |= uint64_t{1} << w.slot;
-    // The order is a function of the warps (residency), the groups, the mode and the
-    // greedy warp: reuse the last one while they are unchanged.
-    const Key key{table_.residency_version(), mem, state_.mode(), greedy_};
+    // The warps (and their ages) change only with residency: sort them oldest first then.
+    if (sorted_residency_ != table_.residency_version() || by_age_.size() != warps.size()) {
+      by_age_.clear();
+      policies::oldest_first(warps, kNoWarp, by_age_);
+      resident_ = 0;
+      for (uint32_t w : by_age_) resident_ |= uint64_t{1} << w;
+      sorted_residency_ = table_.residency_version();
+    }
+    // The WST's is_mem bits (the warps passed in are the live ones).
+    const uint64_t mem = state_.memory_heads(table_) & resident_;
+    // The order is a function of the warps, the groups, the mode and the greedy warp:
+    // reuse the last one while they are unchanged.
+    const Key key{sorted_residency_, mem, state_.mode(), greedy_};
     if (!(key == last_key_)) {
       last_key_ = key;
-      memory_.clear();
-      compute_.clear();
-      for (const WarpView& w : warps) (((mem >> w.slot) & 1u) ? memory_ : compute_).push_back(w);
       last_order_.clear();
       if (state_.mode() == MascarState::Mode::MP) {
-        policies::oldest_first(compute_, kNoWarp, last_order_);
-        policies::oldest_first(memory_, kNoWarp, last_order_);
+        append_group(~mem, kNoWarp);  // compute-ready first, oldest first within each group
+        append_group(mem, kNoWarp);
       } else {
-        greedy_then_oldest(memory_, last_order_);
-        greedy_then_oldest(compute_, last_order_);
+        const uint32_t greedy = greedy_ != kNoWarp && ((resident_ >> greedy_) & 1u) ? greedy_ : kNoWarp;
+        append_group(mem, greedy);  // memory-ready first, GTO within each group
+        append_group(~mem, greedy);
       }
     }
     out.insert(out.end(), last_order_.begin(), last_order_.end());
@@ -68,11 +72,12 @@ class MascarPolicy final : public SchedulerPolicyIF {
   }
 
  private:
-  void greedy_then_oldest(const std::vector<WarpView>& group, std::vector<uint32_t>& out) const {
-    bool has_greedy = false;
-    for (const WarpView& w : group) has_greedy = has_greedy || w.slot == greedy_;
-    if (has_greedy) out.push_back(greedy_);
-    policies::oldest_first(group, has_greedy ? greedy_ : kNoWarp, out);
+  // Appends the warps of `group` (a slot mask), `greedy` first when it is one of them,
+  // then the others oldest first.
+  void append_group(uint64_t group, uint32_t greedy) {
+    if (greedy != kNoWarp && ((group >> greedy) & 1u)) last_order_.push_back(greedy);
+    for (uint32_t w : by_age_)
+      if (((group >> w) & 1u) && w != greedy) last_order_.push_back(w);
   }
 
   struct Key {
@@ -88,8 +93,9 @@ class MascarPolicy final : public SchedulerPolicyIF {
   const WarpTable& table_;
   uint32_t greedy_ = kNoWarp;
   Key last_key_;
+  uint64_t sorted_residency_ = ~uint64_t{0}, resident_ = 0;
+  std::vector<uint32_t> by_age_;  // the warps, oldest first
   std::vector<uint32_t> last_order_;
-  std::vector<WarpView> memory_, compute_;
 };
 
 }  // namespace
