@@ -40,6 +40,7 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id
       warp_ipc_(group, "warp_ipc", "warp instructions per cycle", shared_.warp_instructions, cycles_) {
   shared_.sm_id = sm_id;
   table_.set_version_groups(cfg_.scheduler.count);  // scheduler i owns warps w, w mod count == i
+  if (shared_.mascar) table_.watch_head_classes(shared_.mascar->memory_classes());  // the WST's is_mem
   scoreboard_ = std::make_unique<Scoreboard>("scoreboard", cfg_.max_warps);
   for (uint32_t i = 0; i < cfg_.scheduler.count; ++i) {
     schedulers_.push_back(std::make_unique<WarpScheduler>(("scheduler" + std::to_string(i)).c_str(), i, cfg_, table_,

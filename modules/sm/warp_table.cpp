@@ -20,9 +20,23 @@ void WarpTable::set_head_class(uint32_t w, uint8_t c) {
   static_assert(static_cast<unsigned>(isa::OpClass::Nop) < 32, "class_heads_ holds 32 op classes");
   const uint8_t old = head_class_[w];
   if (old == c) return;
-  if (old != kNoHead) class_heads_[old] &= ~(uint64_t{1} << w);
-  if (c != kNoHead) class_heads_[c] |= uint64_t{1} << w;
+  const uint64_t bit = uint64_t{1} << w;
+  if (old != kNoHead) {
+    class_heads_[old] &= ~bit;
+    if ((watched_classes_ >> old) & 1u) watched_heads_ &= ~bit;
+  }
+  if (c != kNoHead) {
+    class_heads_[c] |= bit;
+    if ((watched_classes_ >> c) & 1u) watched_heads_ |= bit;
+  }
   head_class_[w] = c;
+}
+
+void WarpTable::watch_head_classes(uint32_t class_mask) {
+  watched_classes_ = class_mask;
+  watched_heads_ = 0;
+  for (uint32_t c = 0; c < 32; ++c)
+    if ((class_mask >> c) & 1u) watched_heads_ |= class_heads_[c];
 }
 
 void WarpTable::ibuf_push(uint32_t w, const IBufferEntry& e) {

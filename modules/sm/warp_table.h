@@ -74,8 +74,14 @@ class WarpTable {
   // instead of following instruction pointers.
   static constexpr uint8_t kNoHead = 0xff;
   uint8_t head_class(uint32_t w) const { return head_class_[w]; }
+  // One class set may be watched: its warps are kept as a mask (Mascar's WST reads it every
+  // cycle; heads_of() serves any other set).
+  void watch_head_classes(uint32_t class_mask);
+  uint32_t watched_classes() const { return watched_classes_; }
+  uint64_t watched_heads() const { return watched_heads_; }
   // The warps whose next instruction is of a class in `class_mask` (bit c = OpClass c).
   uint64_t heads_of(uint32_t class_mask) const {
+    if (class_mask == watched_classes_ && class_mask != 0) return watched_heads_;
     uint64_t m = 0;
     for (; class_mask != 0; class_mask &= class_mask - 1) m |= class_heads_[__builtin_ctz(class_mask)];
     return m;
@@ -145,6 +151,8 @@ class WarpTable {
   void set_head_class(uint32_t w, uint8_t c);
   std::vector<uint8_t> head_class_;  // per slot: op class of the I-buffer head, or kNoHead
   uint64_t class_heads_[32] = {};    // per op class: the warps whose head is of that class
+  uint32_t watched_classes_ = 0;
+  uint64_t watched_heads_ = 0;       // the warps whose head is of a watched class
 };
 
 }  // namespace gputlm::sm

@@ -1,6 +1,6 @@
-// WarpTable's per-warp head class and the per-class warp masks (heads_of) that Mascar's
-// WST reads: they follow every I-buffer push, pop, flush and clear, checked against the
-// I-buffer heads themselves over a random sequence of operations.
+// WarpTable's per-warp head class, the per-class warp masks (heads_of) and the watched
+// class set that Mascar's WST reads: they follow every I-buffer push, pop, flush and clear,
+// checked against the I-buffer heads themselves over a random sequence of operations.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -51,7 +51,9 @@ TEST_CASE("warp table: heads_of equals the I-buffer heads over random operations
   std::vector<isa::Instruction> instrs(static_cast<std::size_t>(isa::OpClass::Nop) + 1);
   for (std::size_t c = 0; c < instrs.size(); ++c) instrs[c].cls = static_cast<isa::OpClass>(c);
   std::mt19937 rng(7);
+  const uint32_t watched = bit(isa::OpClass::MemGlobal) | bit(isa::OpClass::MemLocal) | bit(isa::OpClass::Atomic);
   for (int step = 0; step < 20000; ++step) {
+    if (step == 5000) t.watch_head_classes(watched);  // watching starts with heads already present
     const uint32_t w = rng() % kWarps;
     switch (rng() % 5) {
       case 0:
@@ -76,5 +78,13 @@ TEST_CASE("warp table: heads_of equals the I-buffer heads over random operations
       if (c != WarpTable::kNoHead && ((mask >> c) & 1u)) want |= uint64_t{1} << v;
     }
     REQUIRE(t.heads_of(mask) == want);
+    if (step >= 5000) {
+      uint64_t want_watched = 0;
+      for (uint32_t v = 0; v < kWarps; ++v)
+        if (t.head_class(v) != WarpTable::kNoHead && ((watched >> t.head_class(v)) & 1u))
+          want_watched |= uint64_t{1} << v;
+      REQUIRE(t.watched_heads() == want_watched);
+      REQUIRE(t.heads_of(watched) == want_watched);
+    }
   }
 }

@@ -20,12 +20,34 @@ CarStats::CarStats(stats::Group& parent)
 
 CarQueue::CarQueue(uint32_t entries, stats::Group* stats_parent) : capacity_(entries) {
   if (entries == 0) throw std::invalid_argument("CAR re-execution queue with 0 entries");
-  entries_.reserve(entries);
+  ring_.resize(entries);
   per_warp_.resize(64);
   if (stats_parent) stats_ = std::make_unique<CarStats>(*stats_parent);
 }
 
 CarQueue::~CarQueue() = default;
+
+std::vector<LsuRequest> CarQueue::entries() const {
+  std::vector<LsuRequest> v;
+  for (uint32_t i = 0; i < count_; ++i) v.push_back(at(i));
+  return v;
+}
+
+void CarQueue::push_back(const LsuRequest& r) {
+  if (count_ >= capacity_) throw std::logic_error("CAR: push into a full queue");
+  ring_[slot(count_)] = r;
+  ++count_;
+}
+
+void CarQueue::erase(uint32_t i) {
+  if (i == 0) {  // the head: the common case
+    head_ = slot(1);
+    --count_;
+    return;
+  }
+  for (uint32_t k = i; k + 1 < count_; ++k) ring_[slot(k)] = ring_[slot(k + 1)];
+  --count_;
+}
 
 void CarQueue::add(const LsuRequest& r) {
   if (r.warp < 0) throw std::logic_error("CAR: request without a warp");
@@ -52,7 +74,8 @@ void CarQueue::remove(const LsuRequest& r) {
   if (r.seq != e.oldest || --e.oldest_count > 0) return;
   // The warp's oldest instruction left and a later one is queued (the race in the header).
   e.oldest = ~uint64_t{0};
-  for (const LsuRequest& o : entries_) {
+  for (uint32_t i = 0; i < count_; ++i) {
+    const LsuRequest& o = at(i);
     if (o.warp != r.warp) continue;
     if (o.seq < e.oldest) {
       e.oldest = o.seq;
@@ -68,7 +91,7 @@ bool CarQueue::has_queued(int32_t warp) const {
 }
 
 void CarQueue::note_occupancy(uint64_t cycle) {
-  if (stats_ && cycle > last_change_) stats_->occupancy_cycles.add(entries_.size() * (cycle - last_change_));
+  if (stats_ && cycle > last_change_) stats_->occupancy_cycles.add(uint64_t{count_} * (cycle - last_change_));
   if (cycle > last_change_) last_change_ = cycle;
 }
 
@@ -77,19 +100,20 @@ bool CarQueue::must_queue(const LsuRequest& r) const {
 }
 
 bool CarQueue::eligible(std::size_t i) const {
-  return entries_[i].seq == per_warp_[static_cast<std::size_t>(entries_[i].warp)].oldest;
+  const LsuRequest& r = at(static_cast<uint32_t>(i));
+  return r.seq == per_warp_[static_cast<std::size_t>(r.warp)].oldest;
 }
 
 bool CarQueue::pick(bool lsu_has_new, uint64_t cycle, LsuRequest& out) {
   picked_.gp = nullptr;  // the last entry handed out was not given back: the L1 took it
-  if (entries_.empty() || (lsu_has_new && entries_.size() < capacity_)) return false;
+  if (count_ == 0 || (lsu_has_new && count_ < capacity_)) return false;
   // The head, unless an older instruction of its warp waits behind it (only after the
   // race described in the header); the entry of the oldest instruction is always eligible.
   std::size_t i = 0;
-  while (i + 1 < entries_.size() && !eligible(i)) ++i;
+  while (i + 1 < count_ && !eligible(i)) ++i;
   note_occupancy(cycle);
-  out = entries_[i];
-  entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(i));
+  out = at(static_cast<uint32_t>(i));
+  erase(static_cast<uint32_t>(i));
   remove(out);
   picked_ = out;
   if (stats_) ++stats_->services;
@@ -100,7 +124,7 @@ bool CarQueue::take(const LsuRequest& r, uint64_t cycle) {
   if (picked_.gp && r.gp == picked_.gp) {  // refused again: from the head to the tail (002 §III-D)
     picked_.gp = nullptr;
     note_occupancy(cycle);
-    entries_.push_back(r);
+    push_back(r);
     add(r);
     if (stats_) {
       ++stats_->recycled;
@@ -108,16 +132,16 @@ bool CarQueue::take(const LsuRequest& r, uint64_t cycle) {
     }
     return true;
   }
-  if (entries_.size() >= capacity_) return false;  // the LSU keeps it (not reached: a full queue is served first)
+  if (count_ >= capacity_) return false;  // the LSU keeps it (not reached: a full queue is served first)
   const bool held = must_queue(r);  // the LSU never sent it
   note_occupancy(cycle);
-  entries_.push_back(r);
+  push_back(r);
   add(r);
   if (stats_) {
     ++stats_->enqueued;
     if (r.nacked) ++stats_->enqueued_nacked;
     if (held) ++stats_->held;
-    stats_->occupancy.sample(static_cast<double>(entries_.size()));
+    stats_->occupancy.sample(static_cast<double>(count_));
   }
   return true;
 }

@@ -40,18 +40,26 @@ class CarQueue final : public ReexecQueueIF {
   bool pick(bool lsu_has_new, uint64_t cycle, LsuRequest& out) override;
   bool must_queue(const LsuRequest& r) const override;
   bool take(const LsuRequest& r, uint64_t cycle) override;
-  bool blocks_new_instructions() const override { return entries_.size() >= capacity_; }
-  uint32_t occupancy() const override { return static_cast<uint32_t>(entries_.size()); }
+  bool blocks_new_instructions() const override { return count_ >= capacity_; }
+  uint32_t occupancy() const override { return count_; }
   bool has_queued(int32_t warp) const override;
-  int32_t head_warp() const override { return entries_.empty() ? -1 : entries_.front().warp; }
+  int32_t head_warp() const override { return count_ == 0 ? -1 : at(0).warp; }
   uint64_t queued_version() const override { return queued_version_; }
 
   // Introspection (tests): the queued requests, head first.
-  const std::vector<LsuRequest>& entries() const { return entries_; }
+  std::vector<LsuRequest> entries() const;
   CarStats* stats() { return stats_.get(); }
 
  private:
-  // Whether entries_[i] may be served: no older instruction of its warp is queued.
+  // The i-th queued request from the head.
+  const LsuRequest& at(uint32_t i) const { return ring_[slot(i)]; }
+  uint32_t slot(uint32_t i) const {
+    const uint32_t s = head_ + i;
+    return s >= capacity_ ? s - capacity_ : s;
+  }
+  void push_back(const LsuRequest& r);
+  void erase(uint32_t i);  // the i-th from the head; later ones move up
+  // Whether at(i) may be served: no older instruction of its warp is queued.
   bool eligible(std::size_t i) const;
   void add(const LsuRequest& r);     // one more queued request
   void remove(const LsuRequest& r);  // one fewer
@@ -63,7 +71,10 @@ class CarQueue final : public ReexecQueueIF {
   void note_occupancy(uint64_t cycle);  // before every change of the occupancy
 
   uint32_t capacity_;
-  std::vector<LsuRequest> entries_;  // head first; capacity reserved (no allocation)
+  // The queue: a ring of capacity_ requests, head at head_ (serving and recycling the head
+  // moves no entries).
+  std::vector<LsuRequest> ring_;
+  uint32_t head_ = 0, count_ = 0;
   std::vector<WarpEntries> per_warp_;
   LsuRequest picked_{};              // the entry last handed to the LSU (gp null: none)
   uint64_t last_change_ = 0;

@@ -70,9 +70,10 @@ WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const Sm
 }
 
 WarpScheduler::Readiness WarpScheduler::evaluate(uint32_t slot) const {
-  // The checks of the warp's own state (residency, status, issue mask, I-buffer, filter,
+  // The checks of the warp's own state (residency, status, issue mask, I-buffer,
   // scoreboard) hold while the warp is untouched (WarpTable::warp_version) and this
-  // scheduler's mask and filter are unchanged (check_epoch_): kept per warp.
+  // scheduler's mask is unchanged (check_epoch_); the filter's answer while its version
+  // is unchanged too. Both are kept per warp.
   WarpCheck& c = checks_[slot];
   const uint64_t version = table_.warp_version(slot);
   if (!cache_checks_ || c.version != version || c.epoch != check_epoch_) {
@@ -80,13 +81,29 @@ WarpScheduler::Readiness WarpScheduler::evaluate(uint32_t slot) const {
   }
   Readiness r;
   r.block = c.result.block;
+  if (!c.result.has_head) return r;
+  if (filter_ && ((filter_classes_ >> c.result.head_class) & 1u)) {
+    // Asked before the scoreboard's verdict counts: a refused warp is not eligible.
+    if (!cache_checks_ || !c.filter_known || c.filter_version != filter_version_seen_) {
+      c.filter_ok = filter_(slot, *table_.ibuf_head(slot).instr);
+      c.filter_known = true;
+      c.filter_version = filter_version_seen_;
+    }
+    if (!c.filter_ok) {
+      r.block = WarpBlock::NotEligible;
+      return r;
+    }
+  }
   if (!c.result.passed) return r;
   if (!issue_status->can_accept(id_, c.result.unit)) {
     r.block = c.result.unit == UnitType::Mem ? WarpBlock::UnitMemory : WarpBlock::UnitOther;
     return r;
   }
   // The policy's veto comes last: it sees only instructions that could issue otherwise.
-  if (vetoes_ && !policy_->may_issue(slot, *table_.ibuf_head(slot).instr)) return r;  // not eligible
+  if (vetoes_ && !policy_->may_issue(slot, *table_.ibuf_head(slot).instr)) {
+    r.block = WarpBlock::NotEligible;
+    return r;
+  }
   r.ready = true;
   return r;
 }
@@ -100,8 +117,8 @@ WarpScheduler::CheckResult WarpScheduler::check_warp(uint32_t slot) const {
     return r;
   }
   const IBufferEntry& head = table_.ibuf_head(slot);
-  if (filter_ && ((filter_classes_ >> static_cast<unsigned>(head.instr->cls)) & 1u) && !filter_(slot, *head.instr))
-    return r;
+  r.has_head = true;
+  r.head_class = static_cast<uint8_t>(head.instr->cls);
   switch (scoreboard->check(slot, *head.instr)) {
     case Hazard::Memory: r.block = WarpBlock::ScoreboardMemory; return r;
     case Hazard::Other: r.block = WarpBlock::ScoreboardOther; return r;
@@ -216,7 +233,6 @@ void WarpScheduler::order_warps() {
                  order_.end());
   }
   order_residency_ = table_.residency_version();
-  order_group_version_ = table_.group_version(id_);
   order_stale_ = false;
 }
 
@@ -225,11 +241,13 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
     if (filter_version_ && filter_version_() != filter_version_seen_) {
       filter_version_seen_ = filter_version_();
       inputs_changed_ = true;
-      ++check_epoch_;
     }
-    if (versioned_ && policy_->state_version() != policy_version_) {
-      policy_version_ = policy_->state_version();
-      inputs_changed_ = true;
+    if (versioned_) {
+      const uint64_t v = policy_->state_version();
+      if (v != policy_version_) {
+        policy_version_ = v;
+        inputs_changed_ = true;
+      }
     }
   }
   if (decision_unchanged(cycle)) {
@@ -238,11 +256,9 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
   }
   const uint32_t n = cfg_.scheduler.count;
   // The policy's order is a function of the resident warps and of what this scheduler
-  // issued: recompute it only when one of them (or the warp limit) changed.
-  // A policy with a state version (Mascar) orders by its warps' I-buffers too: recompute
-  // the order when they changed (the group version).
-  if (inputs_changed_ || order_residency_ != table_.residency_version() || !policy_->order_changes_only_on_issue() ||
-      (versioned_ && order_group_version_ != table_.group_version(id_)))
+  // issued, and of a versioned policy's state (inputs_changed_): recompute it only when
+  // one of them (or the warp limit) changed.
+  if (inputs_changed_ || order_residency_ != table_.residency_version() || !policy_->order_changes_only_on_issue())
     order_stale_ = true;
   inputs_changed_ = false;
   if (order_stale_) order_warps();

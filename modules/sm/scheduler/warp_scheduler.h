@@ -139,18 +139,24 @@ class WarpScheduler : public sc_core::sc_module {
     bool ready = false;
   };
   Readiness evaluate(uint32_t slot) const;
-  // The part of evaluate() that depends on the warp's own state and on this scheduler's
-  // mask and filter only; `passed`: the warp waits for nothing but its unit (and the veto).
+  // The part of evaluate() that depends on the warp's own state and this scheduler's mask
+  // only. has_head: resident, Ready, in the mask, an instruction in the I-buffer (of
+  // head_class); block: why not, or the scoreboard's hazard; passed: no hazard either (the
+  // warp then waits for nothing but the filter, its unit and the policy's veto).
   struct CheckResult {
     WarpBlock block = WarpBlock::NotEligible;
+    bool has_head = false;
     bool passed = false;
+    uint8_t head_class = 0;
     UnitType unit = UnitType::Sp;
   };
   CheckResult check_warp(uint32_t slot) const;
-  struct WarpCheck {  // a warp's CheckResult and what it was found at
+  struct WarpCheck {  // a warp's CheckResult and the filter's answer, and when they were found
     uint64_t version = ~uint64_t{0};  // WarpTable::warp_version
     uint64_t epoch = ~uint64_t{0};    // check_epoch_
     CheckResult result;
+    bool filter_known = false, filter_ok = true;
+    uint64_t filter_version = 0;  // filter_version_seen_ when filter_ok was asked
   };
   // Whether this cycle's decision would repeat the last one: nothing issued then, and
   // nothing it was decided from has changed: its warps' WarpTable::group_version(), its
@@ -175,7 +181,7 @@ class WarpScheduler : public sc_core::sc_module {
   std::vector<uint32_t> order_;
   std::vector<WarpBlock> last_block_;
   mutable std::vector<WarpCheck> checks_;  // per warp slot
-  uint64_t check_epoch_ = 0;   // bumped when the issue mask or the filter's answers change
+  uint64_t check_epoch_ = 0;   // bumped when the issue mask or the filter changes
   bool cache_checks_ = true;   // false with a filter that has no version
   uint64_t mask_ = ~uint64_t{0};
   uint32_t warp_limit_ = 0;
@@ -197,7 +203,6 @@ class WarpScheduler : public sc_core::sc_module {
   uint64_t decided_at_availability_ = 0;
   bool order_stale_ = true;
   uint64_t order_residency_ = 0;  // WarpTable::residency_version() order_ was computed at
-  uint64_t order_group_version_ = ~uint64_t{0};  // WarpTable::group_version(id_) likewise
   uint64_t views_residency_ = ~uint64_t{0};      // WarpTable::residency_version() views_ hold
   ElfStall last_elf_ = ElfStall::Other;
   KawsStall last_kaws_ = KawsStall::Idle;

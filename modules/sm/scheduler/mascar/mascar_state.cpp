@@ -151,8 +151,12 @@ void MascarState::account_skipped(uint64_t cycles) {
 
 bool MascarState::stranded_hit(const WarpTable& table) {
   const uint64_t contents = mem_->l1d_contents_version();
-  for (uint32_t w = 0; w < slots_; ++w) {
-    if (!table.live(w) || table.ibuf_empty(w)) continue;
+  // Global loads are of class MemGlobal or MemGeneric: only those warps are looked at.
+  constexpr uint32_t kLoadClasses =
+      1u << unsigned(isa::OpClass::MemGlobal) | 1u << unsigned(isa::OpClass::MemGeneric);
+  for (uint64_t h = table.heads_of(kLoadClasses); h != 0; h &= h - 1) {
+    const uint32_t w = static_cast<uint32_t>(__builtin_ctzll(h));
+    if (!table.live(w)) continue;
     const isa::Instruction& in = *table.ibuf_head(w).instr;
     if (in.op != isa::Opcode::Ld && in.op != isa::Opcode::Ldu) continue;
     const WarpSlot& s = table[w];

@@ -112,6 +112,8 @@ class MascarState {
   bool is_memory(const isa::Instruction& in) const { return is_memory_class(static_cast<uint8_t>(in.cls)); }
   // An op class (or WarpTable::kNoHead: no) of Mascar's memory instructions.
   bool is_memory_class(uint8_t cls) const { return cls < 32 && ((memory_classes_ >> cls) & 1u); }
+  // The op classes of Mascar's memory instructions (bit c = OpClass c).
+  uint32_t memory_classes() const { return memory_classes_; }
   // The warps whose next instruction is a memory one (live or not: see is_mem).
   uint64_t memory_heads(const WarpTable& table) const { return table.heads_of(memory_classes_); }
   // The WST's is_mem bit: `slot`'s next instruction (its I-buffer head) is a memory one.

@@ -7,6 +7,7 @@
 // MascarState versions them, and the scheduler re-decides when the version changed.
 #include "sm/scheduler/policies/mascar_policy.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "sm/scheduler/mascar/mascar_state.h"
@@ -23,7 +24,8 @@ class MascarPolicy final : public SchedulerPolicyIF {
  public:
   MascarPolicy(MascarState& state, const WarpTable& table) : state_(state), table_(table) {
     by_age_.reserve(64);
-    last_order_.reserve(64);
+    memory_.reserve(64);
+    compute_.reserve(64);
   }
   const char* name() const override { return "mascar"; }
   void order(const std::vector<WarpView>& warps, std::vector<uint32_t>& out) override {
@@ -34,25 +36,27 @@ class MascarPolicy final : public SchedulerPolicyIF {
       resident_ = 0;
       for (uint32_t w : by_age_) resident_ |= uint64_t{1} << w;
       sorted_residency_ = table_.residency_version();
+      groups_valid_ = false;
     }
-    // The WST's is_mem bits (the warps passed in are the live ones).
+    // The WST's is_mem bits (the warps passed in are the live ones) split the warps into
+    // the memory-ready and compute-ready groups, each oldest first.
     const uint64_t mem = state_.memory_heads(table_) & resident_;
-    // The order is a function of the warps, the groups, the mode and the greedy warp:
-    // reuse the last one while they are unchanged.
-    const Key key{sorted_residency_, mem, state_.mode(), greedy_};
-    if (!(key == last_key_)) {
-      last_key_ = key;
-      last_order_.clear();
-      if (state_.mode() == MascarState::Mode::MP) {
-        append_group(~mem, kNoWarp);  // compute-ready first, oldest first within each group
-        append_group(mem, kNoWarp);
-      } else {
-        const uint32_t greedy = greedy_ != kNoWarp && ((resident_ >> greedy_) & 1u) ? greedy_ : kNoWarp;
-        append_group(mem, greedy);  // memory-ready first, GTO within each group
-        append_group(~mem, greedy);
-      }
+    if (!groups_valid_ || mem != groups_mem_) {
+      memory_.clear();
+      compute_.clear();
+      for (uint32_t w : by_age_) (((mem >> w) & 1u) ? memory_ : compute_).push_back(w);
+      groups_mem_ = mem;
+      groups_valid_ = true;
     }
-    out.insert(out.end(), last_order_.begin(), last_order_.end());
+    if (state_.mode() == MascarState::Mode::MP) {  // compute-ready first, oldest first within each
+      out.insert(out.end(), compute_.begin(), compute_.end());
+      out.insert(out.end(), memory_.begin(), memory_.end());
+    } else {  // memory-ready first, GTO within each group
+      const bool greedy_resident = greedy_ != kNoWarp && ((resident_ >> greedy_) & 1u);
+      const bool greedy_memory = greedy_resident && ((mem >> greedy_) & 1u);
+      append_group(memory_, greedy_memory, out);
+      append_group(compute_, greedy_resident && !greedy_memory, out);
+    }
   }
   void issued(uint32_t slot, const isa::Instruction& in) override {
     greedy_ = slot;
@@ -61,41 +65,45 @@ class MascarPolicy final : public SchedulerPolicyIF {
   void warp_removed(uint32_t slot) override {
     if (slot == greedy_) greedy_ = kNoWarp;
   }
-  // The order depends on the mode and the I-buffers (WST) besides what this scheduler
-  // issued; the mode and owner are versioned, the I-buffers the scheduler tracks: it
-  // repeats an unchanged decision and recomputes the order whenever it decides.
+  // Besides what this scheduler issued and its residency, the order depends on the mode
+  // and the WST's is_mem bits of its warps, the veto on the mode and the owner: the
+  // version changes whenever one of them did.
   bool has_state_version() const override { return true; }
-  uint64_t state_version() const override { return state_.version(); }
+  uint64_t state_version() const override {
+    const uint64_t mem = state_.memory_heads(table_) & resident_;
+    if (mem != seen_mem_ || state_.version() != seen_state_) {
+      seen_mem_ = mem;
+      seen_state_ = state_.version();
+      ++version_;
+    }
+    return version_;
+  }
   bool vetoes_instructions() const override { return true; }
   bool may_issue(uint32_t slot, const isa::Instruction& in) override {
     return !state_.is_memory(in) || state_.may_issue_memory(slot);
   }
 
  private:
-  // Appends the warps of `group` (a slot mask), `greedy` first when it is one of them,
-  // then the others oldest first.
-  void append_group(uint64_t group, uint32_t greedy) {
-    if (greedy != kNoWarp && ((group >> greedy) & 1u)) last_order_.push_back(greedy);
-    for (uint32_t w : by_age_)
-      if (((group >> w) & 1u) && w != greedy) last_order_.push_back(w);
+  // Appends `group` (oldest first); with `greedy_first` the greedy warp, one of them,
+  // moves to the group's front.
+  void append_group(const std::vector<uint32_t>& group, bool greedy_first, std::vector<uint32_t>& out) const {
+    const std::size_t start = out.size();
+    out.insert(out.end(), group.begin(), group.end());
+    if (!greedy_first) return;
+    const auto first = out.begin() + static_cast<std::ptrdiff_t>(start);
+    const auto g = std::find(first, out.end(), greedy_);
+    std::rotate(first, g, g + 1);
   }
-
-  struct Key {
-    uint64_t residency = ~uint64_t{0}, memory = 0;
-    MascarState::Mode mode = MascarState::Mode::EP;
-    uint32_t greedy = kNoWarp;
-    bool operator==(const Key& o) const {
-      return residency == o.residency && memory == o.memory && mode == o.mode && greedy == o.greedy;
-    }
-  };
 
   MascarState& state_;
   const WarpTable& table_;
   uint32_t greedy_ = kNoWarp;
-  Key last_key_;
   uint64_t sorted_residency_ = ~uint64_t{0}, resident_ = 0;
   std::vector<uint32_t> by_age_;  // the warps, oldest first
-  std::vector<uint32_t> last_order_;
+  bool groups_valid_ = false;
+  uint64_t groups_mem_ = 0;                 // the is_mem bits memory_ and compute_ follow
+  std::vector<uint32_t> memory_, compute_;  // the groups, oldest first
+  mutable uint64_t seen_mem_ = 0, seen_state_ = ~uint64_t{0}, version_ = 0;  // state_version()
 };
 
 }  // namespace
