@@ -90,9 +90,18 @@ TEST_CASE("fermi config variants load and differ where their papers say", "[gpu]
   CHECK(mascar.sm.l1d.sets == 64);
   CHECK(mascar.sm.l1d.mshr.entries == 64);
   CHECK(mascar.l2.bank.mshr.entries == 64);
-  // Table I's 200-cycle L2 is the (pipelined) bank latency alone: no ROP delay on top.
-  CHECK(mascar.l2.rop_latency == 0);
-  CHECK(mascar.l2.bank.hit_latency == 200);
+  // Table I's 200-cycle L2 latency is GPGPU-Sim's ROP delay in front of the bank (a request
+  // takes a bank MSHR only after it), with room for a request per cycle.
+  CHECK(mascar.l2.rop_latency == 200);
+  CHECK(mascar.l2.rop_queue >= mascar.l2.rop_latency + 1);
+  CHECK(mascar.l2.bank.hit_latency == 1);
+  CHECK(mascar.l2.bank.miss_latency == 1);
+  // The other reading: the bank's own hit and miss latency, held in the MSHR's lifetime.
+  const gpu::GpuConfig bank = load("configs/variants/mascar_table1_bank_latency.json");
+  CHECK(bank.l2.rop_latency == 0);
+  CHECK(bank.l2.bank.hit_latency == 200);
+  CHECK(bank.l2.bank.miss_latency == 200);
+  CHECK(bank.l2.bank.mshr.entries == 64);
 
   const gpu::GpuConfig t21 = load("configs/variants/thesis_table2_1.json");
   CHECK(t21.sms == 30);
