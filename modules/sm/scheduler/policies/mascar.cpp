@@ -3,8 +3,8 @@
 // GTO within each group (the greedy warp leads its group); MP: compute group first, oldest
 // first within each group. The scheduler still checks readiness; this policy also vetoes
 // a memory instruction of a non-owner while MP mode has an owner (its WST stall bit). The
-// mode, the owner and the WST change with the L1s' saturation, the I-buffers and issues;
-// MascarState versions them, and the scheduler re-decides when the version changed.
+// mode and owner (versioned by MascarState) and the WST bits (the warp table's head-class
+// masks) make up the policy's state version; the scheduler re-decides when it changed.
 #include "sm/scheduler/policies/mascar_policy.h"
 
 #include <algorithm>
