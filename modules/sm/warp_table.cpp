@@ -4,7 +4,8 @@
 
 namespace gputlm::sm {
 
-WarpTable::WarpTable(uint32_t max_warps, uint32_t ibuffer_entries) : entries_(ibuffer_entries), warp_touches_(max_warps, 0), slots_(max_warps), head_class_(max_warps, kNoHead) {
+WarpTable::WarpTable(uint32_t max_warps, uint32_t ibuffer_entries)
+    : entries_(ibuffer_entries), warp_touches_(max_warps, 0), slots_(max_warps), head_class_(max_warps, kNoHead) {
   if (max_warps == 0 || max_warps > 64)
     throw PipelineError("warp table: " + std::to_string(max_warps) + " warp slots (1 to 64 supported)");
   all_warps_ = max_warps == 64 ? ~uint64_t{0} : (uint64_t{1} << max_warps) - 1;

@@ -77,7 +77,6 @@ class WarpTable {
   // One class set may be watched: its warps are kept as a mask (Mascar's WST reads it every
   // cycle; heads_of() serves any other set).
   void watch_head_classes(uint32_t class_mask);
-  uint32_t watched_classes() const { return watched_classes_; }
   uint64_t watched_heads() const { return watched_heads_; }
   // The warps whose next instruction is of a class in `class_mask` (bit c = OpClass c).
   uint64_t heads_of(uint32_t class_mask) const {

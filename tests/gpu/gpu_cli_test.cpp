@@ -85,9 +85,8 @@ TEST_CASE("gpu_top reports an out-of-bounds global access with kernel, thread an
 }
 
 TEST_CASE("gpu_top runs a kernel on every Fermi config variant", "[gpu][cli][fermi]") {
-  for (const char* v : {"fermi_l1d_48k", "elf_table1", "mascar_table1", "mascar_table1_bank_latency", "mascar_motivation_all",
-                        "thesis_table2_1",
-                        "thesis_table5_1"}) {
+  for (const char* v : {"fermi_l1d_48k", "elf_table1", "mascar_table1", "mascar_table1_bank_latency",
+                        "mascar_motivation_all", "thesis_table2_1", "thesis_table5_1"}) {
     CliResult r = run_cli("run " + spec("vecadd") + " --config configs/variants/" + v + ".json --quiet");
     INFO(v << ": " << r.output);
     CHECK(r.exit_code == 0);

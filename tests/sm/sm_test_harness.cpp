@@ -34,8 +34,10 @@ uint64_t run_reuse_kernel(SmHarness& tb, uint32_t warps, int lines, int reps, in
     const uint32_t warp = t / 32, lane = t % 32;
     int want = 0;
     for (int rep = 0; rep < reps; ++rep)
-      for (int i = 0; i < lines; ++i)
-        want += in[(static_cast<std::size_t>(warp) * static_cast<uint32_t>(lines) + static_cast<uint32_t>(i)) * 32 + lane] ^ rep;
+      for (int i = 0; i < lines; ++i) {
+        const std::size_t line = static_cast<std::size_t>(warp) * static_cast<uint32_t>(lines) + static_cast<uint32_t>(i);
+        want += in[line * 32 + lane] ^ rep;
+      }
     INFO("thread " << t);
     REQUIRE(out[t] == want);
   }

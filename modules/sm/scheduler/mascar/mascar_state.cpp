@@ -30,7 +30,9 @@ MascarStats::MascarStats(stats::Group& sm_group)
 
 MascarState::MascarState(const MascarSchedulerConfig& cfg, uint32_t warp_slots, uint32_t line_size,
                          const std::string& key_prefix, stats::Group* sm_group)
-    : cfg_(cfg), memory_classes_(cfg.memory_instructions == "lsu" ? kLsuClasses : kL1MemoryClasses), slots_(warp_slots), line_size_(line_size) {
+    : cfg_(cfg),
+      memory_classes_(cfg.memory_instructions == "lsu" ? kLsuClasses : kL1MemoryClasses),
+      line_size_(line_size) {
   const std::string p = (key_prefix.empty() ? "" : key_prefix + ".") + "mascar.";
   if (cfg.memory_instructions != "l1" && cfg.memory_instructions != "lsu")
     throw config::ConfigError("key '" + p + "memory_instructions': unknown class \"" + cfg.memory_instructions +

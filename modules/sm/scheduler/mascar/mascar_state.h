@@ -73,10 +73,6 @@ inline constexpr uint32_t kLsuClasses = kL1MemoryClasses | 1u << unsigned(isa::O
                                         1u << unsigned(isa::OpClass::Membar) |
                                         1u << unsigned(isa::OpClass::MemParam);
 static_assert(unsigned(isa::OpClass::Nop) < 32, "OpClass masks hold 32 classes");
-// Inline and a mask test: the schedulers ask it about every warp's next instruction.
-inline bool is_l1_memory_instruction(const isa::Instruction& in) {
-  return (kL1MemoryClasses >> unsigned(in.cls)) & 1u;
-}
 
 // The counters of group sm<i>.mascar.
 struct MascarStats {
@@ -158,7 +154,7 @@ class MascarState {
 
   MascarSchedulerConfig cfg_;
   uint32_t memory_classes_;  // OpClass bits of Mascar's memory instructions
-  uint32_t slots_, line_size_;
+  uint32_t line_size_;
   MascarMemoryIF* mem_ = nullptr;
   Mode mode_ = Mode::EP;
   int32_t owner_ = -1;
