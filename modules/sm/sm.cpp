@@ -30,6 +30,7 @@ struct Sm::MascarPort final : MascarMemoryIF {
   bool reexec_has_queued(uint32_t warp) const override {
     return sm.lsu_.reexec_queue().has_queued(static_cast<int32_t>(warp));
   }
+  uint64_t reexec_queued_version() const override { return sm.lsu_.reexec_queue().queued_version(); }
   void set_owner_warp(int32_t warp) override { sm.l1d_.set_owner_warp(warp); }
   bool lsu_saturation_stalled(uint64_t cycle) const override { return sm.lsu_.saturation_stalled(cycle); }
   bool l1d_holds(uint64_t address) const override { return sm.l1d_.probe(address); }

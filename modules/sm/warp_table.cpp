@@ -19,6 +19,7 @@ void WarpTable::throw_ibuf_range(uint32_t w, uint32_t i) const {
 
 void WarpTable::set_head_class(uint32_t w, uint8_t c) {
   static_assert(static_cast<unsigned>(isa::OpClass::Nop) < 32, "class_heads_ holds 32 op classes");
+  ++head_changes_;  // every caller changes the head entry, whatever its class
   const uint8_t old = head_class_[w];
   if (old == c) return;
   const uint64_t bit = uint64_t{1} << w;

@@ -74,6 +74,9 @@ class WarpTable {
   // instead of following instruction pointers.
   static constexpr uint8_t kNoHead = 0xff;
   uint8_t head_class(uint32_t w) const { return head_class_[w]; }
+  // Changes whenever some warp's I-buffer head entry changes (push into an empty buffer,
+  // pop, flush, clear): whatever was derived from the heads alone still holds while it stays.
+  uint64_t head_changes() const { return head_changes_; }
   // One class set may be watched: its warps are kept as a mask (Mascar's WST reads it every
   // cycle; heads_of() serves any other set).
   void watch_head_classes(uint32_t class_mask);
@@ -148,6 +151,7 @@ class WarpTable {
   uint64_t all_touches_ = 0;            // touch_all() calls
   std::vector<WarpSlot> slots_;
   void set_head_class(uint32_t w, uint8_t c);
+  uint64_t head_changes_ = 0;
   std::vector<uint8_t> head_class_;  // per slot: op class of the I-buffer head, or kNoHead
   uint64_t class_heads_[32] = {};    // per op class: the warps whose head is of that class
   uint32_t watched_classes_ = 0;

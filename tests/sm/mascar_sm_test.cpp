@@ -49,6 +49,7 @@ struct RecordingMemory final : MascarMemoryIF {
   }
   int32_t reexec_head_warp() const override { return sm.lsu().reexec_queue().head_warp(); }
   bool reexec_has_queued(uint32_t w) const override { return sm.lsu().reexec_queue().has_queued(static_cast<int32_t>(w)); }
+  uint64_t reexec_queued_version() const override { return sm.lsu().reexec_queue().queued_version(); }
   void set_owner_warp(int32_t w) override { sm.l1d().set_owner_warp(w); }
   bool lsu_saturation_stalled(uint64_t cycle) const override {
     cycles.back().mode = state.mode();  // end_cycle: the mode this cycle was scheduled in
@@ -160,6 +161,7 @@ TEST_CASE("mascar stranded-hit cycles are the same when probes are reused while 
     bool memory_saturated() const override { return sm.lsu().memory_saturated(); }
     int32_t reexec_head_warp() const override { return sm.lsu().reexec_queue().head_warp(); }
     bool reexec_has_queued(uint32_t w) const override { return sm.lsu().reexec_queue().has_queued(static_cast<int32_t>(w)); }
+  uint64_t reexec_queued_version() const override { return sm.lsu().reexec_queue().queued_version(); }
     void set_owner_warp(int32_t w) override { sm.l1d().set_owner_warp(w); }
     bool lsu_saturation_stalled(uint64_t c) const override { return sm.lsu().saturation_stalled(c); }
     bool l1d_holds(uint64_t a) const override { return sm.l1d().probe(a); }

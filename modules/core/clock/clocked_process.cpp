@@ -39,7 +39,11 @@ void ClockedProcess::wake() {
 void ClockedProcess::wake_at(uint64_t cycle) {
   const uint64_t next = domain_.cycle_at(domain_.edge_after(sc_core::sc_time_stamp()));
   if (cycle < next) cycle = next;
-  if (cycle < timer_cycle_) timer_cycle_ = cycle;
+  // A sleeping process always has a notification pending no later than timer_cycle_ (run()
+  // arms it when the process goes to sleep; wake() only adds earlier ones), so only an
+  // earlier timer needs a new one.
+  if (cycle >= timer_cycle_) return;
+  timer_cycle_ = cycle;
   if (sleeping_ && !in_tick_) schedule_wakeup(cycle);
 }
 

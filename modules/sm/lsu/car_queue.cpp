@@ -40,12 +40,10 @@ void CarQueue::push_back(const LsuRequest& r) {
 }
 
 void CarQueue::erase(uint32_t i) {
-  if (i == 0) {  // the head: the common case
-    head_ = slot(1);
-    --count_;
-    return;
-  }
-  for (uint32_t k = i; k + 1 < count_; ++k) ring_[slot(k)] = ring_[slot(k + 1)];
+  // The entries in front of it move back one slot and the head follows: served entries
+  // are near the head (the first eligible one), so this moves few.
+  for (uint32_t k = i; k > 0; --k) ring_[slot(k)] = ring_[slot(k - 1)];
+  head_ = slot(1);
   --count_;
 }
 
@@ -53,6 +51,7 @@ void CarQueue::add(const LsuRequest& r) {
   if (r.warp < 0) throw std::logic_error("CAR: request without a warp");
   if (static_cast<std::size_t>(r.warp) >= per_warp_.size()) per_warp_.resize(static_cast<std::size_t>(r.warp) + 1);
   WarpEntries& e = per_warp_[static_cast<std::size_t>(r.warp)];
+  held_back_ -= e.count - e.oldest_count;
   if (e.count++ == 0) {
     ++queued_version_;
     e.oldest = r.seq;
@@ -63,11 +62,14 @@ void CarQueue::add(const LsuRequest& r) {
     e.oldest = r.seq;
     e.oldest_count = 1;
   }
+  held_back_ += e.count - e.oldest_count;
 }
 
 void CarQueue::remove(const LsuRequest& r) {
   WarpEntries& e = per_warp_[static_cast<std::size_t>(r.warp)];
+  if (r.seq != e.oldest) --held_back_;  // a later instruction's entry (served only after the race)
   if (--e.count == 0) {
+    e.oldest_count = 0;
     ++queued_version_;
     return;
   }
@@ -83,6 +85,7 @@ void CarQueue::remove(const LsuRequest& r) {
     }
     if (o.seq == e.oldest) ++e.oldest_count;
   }
+  held_back_ -= e.oldest_count;  // the new oldest instruction's entries may be served
 }
 
 bool CarQueue::has_queued(int32_t warp) const {
@@ -110,7 +113,8 @@ bool CarQueue::pick(bool lsu_has_new, uint64_t cycle, LsuRequest& out) {
   // The head, unless an older instruction of its warp waits behind it (only after the
   // race described in the header); the entry of the oldest instruction is always eligible.
   std::size_t i = 0;
-  while (i + 1 < count_ && !eligible(i)) ++i;
+  if (held_back_ > 0)
+    while (i + 1 < count_ && !eligible(i)) ++i;
   note_occupancy(cycle);
   out = at(static_cast<uint32_t>(i));
   erase(static_cast<uint32_t>(i));

@@ -58,7 +58,7 @@ class CarQueue final : public ReexecQueueIF {
     return s >= capacity_ ? s - capacity_ : s;
   }
   void push_back(const LsuRequest& r);
-  void erase(uint32_t i);  // the i-th from the head; later ones move up
+  void erase(uint32_t i);  // the i-th from the head; the order of the others is kept
   // Whether at(i) may be served: no older instruction of its warp is queued.
   bool eligible(std::size_t i) const;
   void add(const LsuRequest& r);     // one more queued request
@@ -79,6 +79,9 @@ class CarQueue final : public ReexecQueueIF {
   LsuRequest picked_{};              // the entry last handed to the LSU (gp null: none)
   uint64_t last_change_ = 0;
   uint64_t queued_version_ = 0;
+  // Entries of an instruction with an older one of its warp queued (sum over the warps of
+  // count - oldest_count): while 0 the head is eligible.
+  uint32_t held_back_ = 0;
   std::unique_ptr<CarStats> stats_;
 };
 

@@ -214,14 +214,20 @@ void Lsu::accepted(tlm::tlm_generic_payload& gp) {
   ++outstanding_;
   ++outstanding_port_[static_cast<uint32_t>(link.port)];
   Slot& s = slots_[link.slot];
-  if (--s.unsent == 0 && sent_observer_) sent_observer_(*s.wi);
+  const bool all_sent = --s.unsent == 0;
+  if (all_sent && sent_observer_) sent_observer_(*s.wi);
   if (link.data) {
     ++s.pending;
   } else {
     const uint32_t w = static_cast<uint32_t>(mem_ext(gp).warp);
     if (w >= pending_stores_.size()) pending_stores_.resize(w + 1, 0);
     ++pending_stores_[w];
+    if (all_sent) note_if_finished(s);
   }
+}
+
+void Lsu::note_if_finished(const Slot& s) {
+  if (!s.in_latch && s.unsent == 0 && s.pending == 0) ++finished_slots_;
 }
 
 void Lsu::answered(tlm::tlm_generic_payload& gp) {
@@ -229,7 +235,8 @@ void Lsu::answered(tlm::tlm_generic_payload& gp) {
   --outstanding_;
   --outstanding_port_[static_cast<uint32_t>(link.port)];
   if (link.data) {
-    --slots_[link.slot].pending;
+    Slot& s = slots_[link.slot];
+    if (--s.pending == 0) note_if_finished(s);
   } else {
     --pending_stores_[static_cast<uint32_t>(mem_ext(gp).warp)];
   }
@@ -320,7 +327,7 @@ void Lsu::send_requests(uint64_t cycle) {
 }
 
 void Lsu::complete(uint64_t cycle) {
-  for (;;) {
+  while (finished_slots_ > 0) {
     std::size_t best = slots_.size();
     for (std::size_t i = 0; i < slots_used_; ++i) {
       const Slot& s = slots_[i];
@@ -335,6 +342,7 @@ void Lsu::complete(uint64_t cycle) {
     WarpInstruction* wi = slots_[best].wi;
     slots_[best] = Slot{};
     ++free_slots_;
+    --finished_slots_;
     while (slots_used_ > 0 && !slots_[slots_used_ - 1].wi) --slots_used_;
     wi->complete_cycle = cycle;
     out.send(*wi);
@@ -348,6 +356,7 @@ bool Lsu::tick(uint64_t cycle) {
     send_requests(cycle);
     if (next_send_ == to_send_.size() && !deferred_.gp && cycle >= latch_free_at_) {
       slots_[latch_slot_].in_latch = false;
+      note_if_finished(slots_[latch_slot_]);
       latch_ = nullptr;
     }
   } else if (queue_->occupancy() > 0) {
@@ -362,9 +371,7 @@ bool Lsu::tick(uint64_t cycle) {
   // before our tick must be processed next cycle even if the owner's wake() was
   // absorbed by this very tick.
   if (latch_ || deferred_.gp || queue_->occupancy() > 0 || !events_.empty()) return true;
-  for (uint32_t i = 0; i < slots_used_; ++i)
-    if (slots_[i].wi && slots_[i].unsent == 0 && slots_[i].pending == 0) return true;  // bank latency or writeback wait
-  return false;
+  return finished_slots_ > 0;  // bank latency or writeback wait
 }
 
 bool Lsu::idle() const {

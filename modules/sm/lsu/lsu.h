@@ -145,6 +145,7 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   void answered(tlm::tlm_generic_payload& gp);
   void rejected(tlm::tlm_generic_payload& gp);
   void complete(uint64_t cycle);
+  void note_if_finished(const Slot& s);  // counts s in finished_slots_ when it just finished
   tlm_utils::simple_initiator_socket_tagged<Lsu>& socket(L1Port p);
 
   LsuConfig cfg_;
@@ -161,6 +162,9 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   // One past the highest occupied slot: slots are taken lowest first, so the per-cycle
   // scans stop here instead of at max_inflight (Mascar §II-D runs it at 10240).
   uint32_t slots_used_ = 0;
+  // Slots out of the latch with every request accepted and answered: waiting only for bank
+  // latency or writeback. complete() scans the slots only while there are some.
+  uint32_t finished_slots_ = 0;
   WarpInstruction* latch_ = nullptr;
   uint64_t latch_arrival_ = 0;
   bool latch_prepared_ = false;

@@ -47,6 +47,7 @@ void NewCarQueue::insert(const LsuRequest& r, uint64_t stamp) {
   while (pos > 0 && entries_[pos - 1].stamp > stamp) --pos;
   entries_.insert(entries_.begin() + static_cast<std::ptrdiff_t>(pos), Entry{r, stamp});
   WarpCount& c = count(r.warp);
+  if (c.loads + c.writes == 0) ++queued_version_;
   if (writes(r))
     ++c.writes;
   else
@@ -74,6 +75,7 @@ bool NewCarQueue::pick(bool lsu_has_new, uint64_t, LsuRequest& out) {
     --c.writes;
   else
     --c.loads;
+  if (c.loads + c.writes == 0) ++queued_version_;
   picked_ = e.req;
   picked_stamp_ = e.stamp;
   out = e.req;

@@ -26,6 +26,7 @@ class NewCarQueue final : public ReexecQueueIF {
   bool blocks_new_instructions() const override { return entries_.size() >= capacity_; }
   uint32_t occupancy() const override { return static_cast<uint32_t>(entries_.size()); }
   bool has_queued(int32_t warp) const override;
+  uint64_t queued_version() const override { return queued_version_; }
 
  private:
   struct Entry {
@@ -51,6 +52,7 @@ class NewCarQueue final : public ReexecQueueIF {
   uint64_t picked_stamp_ = 0;
   bool resume_after_ = false;  // rotate: start the next scan after resume_stamp_
   uint64_t resume_stamp_ = 0;
+  uint64_t queued_version_ = 0;  // bumped when has_queued() changes for some warp
 };
 
 }  // namespace gputlm::sm

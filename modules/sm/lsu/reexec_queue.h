@@ -81,7 +81,8 @@ class ReexecQueueIF {
   // released with no memory-ready warp, 002 §III-D); -1 when empty or not tracked.
   virtual int32_t head_warp() const { return -1; }
   // Changes whenever has_queued() changes for some warp (a scheduler holding warps by it
-  // re-decides then); constant for queues nobody filters by.
+  // re-decides then, Mascar's hand-over re-checks); the constant default suits only a
+  // queue whose has_queued() never changes.
   virtual uint64_t queued_version() const { return 0; }
   // The L1 data cache's status, for policies that look at saturation / MSHR occupancy
   // (may be null when not bound).

@@ -247,6 +247,7 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
       if (v != policy_version_) {
         policy_version_ = v;
         inputs_changed_ = true;
+        order_stale_ = true;  // the filter's answers do not change the order; the policy's state may
       }
     }
   }
@@ -256,9 +257,9 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
   }
   const uint32_t n = cfg_.scheduler.count;
   // The policy's order is a function of the resident warps and of what this scheduler
-  // issued, and of a versioned policy's state (inputs_changed_): recompute it only when
-  // one of them (or the warp limit) changed.
-  if (inputs_changed_ || order_residency_ != table_.residency_version() || !policy_->order_changes_only_on_issue())
+  // issued, and of a versioned policy's state (order_stale_ set above): recompute it only
+  // when one of them (or the warp limit) changed.
+  if (order_residency_ != table_.residency_version() || !policy_->order_changes_only_on_issue())
     order_stale_ = true;
   inputs_changed_ = false;
   if (order_stale_) order_warps();

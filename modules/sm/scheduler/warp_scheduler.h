@@ -86,6 +86,7 @@ class WarpScheduler : public sc_core::sc_module {
   void set_warp_limit(uint32_t n) {
     warp_limit_ = n;
     inputs_changed_ = true;
+    order_stale_ = true;  // the order keeps only the allowed warps
   }
   uint32_t warp_limit() const { return warp_limit_; }
   // A per-instruction veto from outside the policy (CAR: a warp with a queued request
@@ -103,6 +104,7 @@ class WarpScheduler : public sc_core::sc_module {
     ++check_epoch_;
     watch_versions_ = versioned_ || filter_version_;
     inputs_changed_ = true;
+    order_stale_ = true;
   }
   // Called after every issue with the issued instruction (ELF WPT update, KAWS CTA
   // progress counters, Mascar ownership).

@@ -244,6 +244,27 @@ TEST_CASE("car scripted LSU and L1 in MP mode serve hits under NACKed misses and
   CHECK(st.held.value() > 0);  // an instruction reached the LSU behind a queued one of its warp
 }
 
+TEST_CASE("car queued version changes when a warp gets its first or loses its last queued request", "[car]") {
+  CarQueue q(32, nullptr);
+  LsuRequest out;
+  const uint64_t v0 = q.queued_version();
+  REQUIRE(q.take(req(1, 1, 5), 0));
+  const uint64_t v1 = q.queued_version();
+  CHECK(v1 != v0);
+  REQUIRE(q.take(req(2, 1, 5), 0));  // warp 1 had one already: has_queued unchanged
+  REQUIRE(q.take(req(3, 2, 9), 0));
+  const uint64_t v2 = q.queued_version();
+  CHECK(v2 != v1);
+  REQUIRE(q.pick(false, 1, out));  // one of warp 1's two leaves
+  CHECK(id_of(out) == 1);
+  CHECK(q.queued_version() == v2);
+  REQUIRE(q.pick(false, 2, out));  // its last leaves (the L1 took the first)
+  CHECK(id_of(out) == 2);
+  CHECK(q.queued_version() != v2);
+  CHECK_FALSE(q.has_queued(1));
+  CHECK(q.has_queued(2));
+}
+
 TEST_CASE("car is created by name and a queue without entries is a config error naming the key", "[car]") {
   ReexecQueueConfig cfg;
   cfg.policy = "car";

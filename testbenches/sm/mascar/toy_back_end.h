@@ -50,6 +50,7 @@ class ToyBackEnd : public sc_core::sc_module, public IssueStatusIF, public Pipel
   bool memory_saturated() const override { return mshrs_ > 0 && mshrs_ - busy_ <= margin_; }
   int32_t reexec_head_warp() const override { return head_warp; }
   bool reexec_has_queued(uint32_t warp) const override { return warp < 64 && ((queued_warps >> warp) & 1u) != 0; }
+  uint64_t reexec_queued_version() const override { return queued_warps; }  // equal masks, equal answers
   void set_owner_warp(int32_t warp) override { owners.push_back({clock_.now(), warp}); }
   bool lsu_saturation_stalled(uint64_t) const override { return latch_ != nullptr; }
   bool l1d_holds(uint64_t) const override { return all_resident; }

@@ -146,6 +146,22 @@ TEST_CASE("newcar scripted LSU and L1 never let a load pass an older store of it
   }
 }
 
+TEST_CASE("newcar queued version changes when a warp gets its first or loses its last queued request", "[newcar]") {
+  NewCarQueue q(32, true);
+  LsuRequest out;
+  const uint64_t v0 = q.queued_version();
+  REQUIRE(q.take(req(1, 1, L), 0));
+  const uint64_t v1 = q.queued_version();
+  CHECK(v1 != v0);
+  REQUIRE(q.take(req(2, 1, L), 0));  // warp 1 had one already: has_queued unchanged
+  CHECK(q.queued_version() == v1);
+  REQUIRE(q.pick(false, 1, out));  // one of its two leaves
+  CHECK(q.queued_version() == v1);
+  REQUIRE(q.pick(false, 2, out));  // the last leaves (the L1 took the first)
+  CHECK(q.queued_version() != v1);
+  CHECK_FALSE(q.has_queued(1));
+}
+
 TEST_CASE("newcar is created by name and bad names are config errors naming the key", "[newcar]") {
   ReexecQueueConfig cfg;
   cfg.policy = "newcar";

@@ -106,10 +106,16 @@ void MascarState::begin_cycle(uint64_t, const WarpTable& table, const Scoreboard
     if (owner_ < 0 && mem_) {
       const int32_t head = mem_->reexec_head_warp();
       if (head >= 0) {
-        bool any_ready = false;
-        for (uint64_t h = memory_heads(table); h != 0 && !any_ready; h &= h - 1)
-          any_ready = memory_ready(static_cast<uint32_t>(__builtin_ctzll(h)), table, sb);
-        if (!any_ready) {
+        // memory_ready() reads the warp table (I-buffers, status; the SM core bumps its
+        // version for the scoreboard too) and the queue: redo it only when one changed.
+        const uint64_t tv = table.version(), qv = mem_->reexec_queued_version();
+        if (!ready_.valid || ready_.table != tv || ready_.queue != qv) {
+          bool any = false;
+          for (uint64_t h = memory_heads(table); h != 0 && !any; h &= h - 1)
+            any = memory_ready(static_cast<uint32_t>(__builtin_ctzll(h)), table, sb);
+          ready_ = {true, tv, qv, any};
+        }
+        if (!ready_.any) {
           set_owner(head);
           if (stats_) {
             ++stats_->owner_handovers;
@@ -138,6 +144,7 @@ void MascarState::sent(uint32_t slot, const isa::Instruction& in) {
 
 void MascarState::warp_removed(uint32_t slot) {
   if (slot < peeked_.size()) peeked_[slot].valid = false;
+  stranded_.valid = false;
   if (slot < unsent_.size()) unsent_[slot] = 0;
   if (owner_ >= 0 && slot == static_cast<uint32_t>(owner_)) {
     release();
@@ -153,6 +160,16 @@ void MascarState::account_skipped(uint64_t cycles) {
 
 bool MascarState::stranded_hit(const WarpTable& table) {
   const uint64_t contents = mem_->l1d_contents_version();
+  // The answer is a function of the live warps, their next instructions, their registers
+  // (which change only when they issue, popping their I-buffers) and the L1D's lines.
+  if (stranded_.valid && stranded_.contents == contents && stranded_.heads == table.head_changes() &&
+      stranded_.residency == table.residency_version())
+    return stranded_.answer;
+  stranded_ = {true, contents, table.head_changes(), table.residency_version(), probe_stranded(table, contents)};
+  return stranded_.answer;
+}
+
+bool MascarState::probe_stranded(const WarpTable& table, uint64_t contents) {
   // Global loads are of class MemGlobal or MemGeneric: only those warps are looked at.
   constexpr uint32_t kLoadClasses =
       1u << unsigned(isa::OpClass::MemGlobal) | 1u << unsigned(isa::OpClass::MemGeneric);

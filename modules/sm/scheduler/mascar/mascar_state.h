@@ -48,6 +48,8 @@ class MascarMemoryIF {
   // request queued there.
   virtual int32_t reexec_head_warp() const = 0;
   virtual bool reexec_has_queued(uint32_t warp) const = 0;
+  // A value that changes whenever reexec_has_queued() changes for some warp.
+  virtual uint64_t reexec_queued_version() const = 0;
   // The owner warp for the L1D (-1: none).
   virtual void set_owner_warp(int32_t warp) = 0;
   // The LSU is stalled by saturation in `cycle` (after its tick).
@@ -142,6 +144,7 @@ class MascarState {
   void release();
   bool memory_ready(uint32_t w, const WarpTable& table, const ScoreboardIF& sb) const;
   bool stranded_hit(const WarpTable& table);
+  bool probe_stranded(const WarpTable& table, uint64_t contents);
 
   struct PeekedLines {  // the lines of a warp's next global load, per (slot, issue count)
     bool valid = false;
@@ -160,6 +163,16 @@ class MascarState {
   int32_t owner_ = -1;
   uint64_t version_ = 0;
   std::vector<PeekedLines> peeked_;
+  struct ReadyAnswer {  // the hand-over's "some warp is memory-ready" and what it was derived from
+    bool valid = false;
+    uint64_t table = 0, queue = 0;
+    bool any = false;
+  } ready_;
+  struct StrandedAnswer {  // stranded_hit()'s last answer and what it was derived from
+    bool valid = false;
+    uint64_t contents = 0, heads = 0, residency = 0;
+    bool answer = false;
+  } stranded_;
   std::vector<uint32_t> unsent_;  // per warp slot
   std::unique_ptr<MascarStats> stats_;
 };
