@@ -36,12 +36,12 @@ sc_core::sc_time ClockDomain::edge_after(const sc_core::sc_time& t) const {
 }
 
 sc_core::sc_time ClockDomain::delay_to_next_edge() const {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_now();
   return edge_after(now) - now;
 }
 
 sc_core::sc_time ClockDomain::delay_until(uint64_t cycle) const {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_now();
   const sc_core::sc_time at = time_of(cycle);
   if (at < now)
     throw std::logic_error("clock domain '" + name_ + "': cycle " + std::to_string(cycle) +

@@ -8,6 +8,10 @@
 
 namespace gputlm {
 
+// The simulated time now: sc_time_stamp() without its out-of-line call (every block asks
+// for the cycle several times per cycle).
+inline const sc_core::sc_time& sim_now() { return sc_core::sc_get_curr_simcontext()->time_stamp(); }
+
 class ClockDomain {
  public:
   // period must be a positive whole number of time-resolution units (1 ps by default).
@@ -21,7 +25,9 @@ class ClockDomain {
 
   // Cycle index of time t: the number of whole periods elapsed (edge k is at k*period).
   uint64_t cycle_at(const sc_core::sc_time& t) const { return t.value() / ticks_; }
-  uint64_t now() const { return cycle_at(sc_core::sc_time_stamp()); }
+  uint64_t now() const { return cycle_at(sim_now()); }
+  // The cycle of the first edge strictly after now (= cycle_at(edge_after(now))).
+  uint64_t next_cycle() const { return now() + 1; }
   sc_core::sc_time time_of(uint64_t cycle) const;
   // The first edge strictly after t.
   sc_core::sc_time edge_after(const sc_core::sc_time& t) const;
@@ -29,7 +35,7 @@ class ClockDomain {
   sc_core::sc_time delay_to_next_edge() const;
   // Delay from now to edge `cycle` (which must not be in the past).
   sc_core::sc_time delay_until(uint64_t cycle) const;
-  bool at_edge() const { return sc_core::sc_time_stamp().value() % ticks_ == 0; }
+  bool at_edge() const { return sim_now().value() % ticks_ == 0; }
 
  private:
   std::string name_;

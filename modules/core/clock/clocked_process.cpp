@@ -32,12 +32,12 @@ void ClockedProcess::wake() {
   }
   // A tick is scheduled, possibly at this very time step and not yet run; it may decide
   // to sleep. Keep the edge after now as a timer so the wake-up cannot be lost.
-  const uint64_t next = domain_.cycle_at(domain_.edge_after(sc_core::sc_time_stamp()));
+  const uint64_t next = domain_.next_cycle();
   if (next < timer_cycle_) timer_cycle_ = next;
 }
 
 void ClockedProcess::wake_at(uint64_t cycle) {
-  const uint64_t next = domain_.cycle_at(domain_.edge_after(sc_core::sc_time_stamp()));
+  const uint64_t next = domain_.next_cycle();
   if (cycle < next) cycle = next;
   // A sleeping process always has a notification pending no later than timer_cycle_ (run()
   // arms it when the process goes to sleep; wake() only adds earlier ones), so only an
