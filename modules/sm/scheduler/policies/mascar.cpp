@@ -7,6 +7,7 @@
 // masks) make up the policy's state version; the scheduler re-decides when it changed.
 #include "sm/scheduler/policies/mascar_policy.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "sm/scheduler/mascar/mascar_state.h"
@@ -23,6 +24,8 @@ class MascarPolicy final : public SchedulerPolicyIF {
  public:
   MascarPolicy(MascarState& state, const WarpTable& table) : state_(state), table_(table) {
     by_age_.reserve(64);
+    memory_.reserve(64);
+    compute_.reserve(64);
   }
   const char* name() const override { return "mascar"; }
   void order(const std::vector<WarpView>& warps, std::vector<uint32_t>& out) override {
@@ -33,19 +36,26 @@ class MascarPolicy final : public SchedulerPolicyIF {
       resident_ = 0;
       for (uint32_t w : by_age_) resident_ |= uint64_t{1} << w;
       sorted_residency_ = table_.residency_version();
+      groups_valid_ = false;
     }
     // The WST's is_mem bits (the warps passed in are the live ones) split the warps into
-    // the memory-ready and compute-ready groups, each oldest first. They change with every
-    // warp's next instruction, so the groups are written straight from the age list.
+    // the memory-ready and compute-ready groups, each oldest first.
     const uint64_t mem = state_.memory_heads(table_) & resident_;
+    if (!groups_valid_ || mem != groups_mem_) {
+      memory_.clear();
+      compute_.clear();
+      for (uint32_t w : by_age_) (((mem >> w) & 1u) ? memory_ : compute_).push_back(w);
+      groups_mem_ = mem;
+      groups_valid_ = true;
+    }
     if (state_.mode() == MascarState::Mode::MP) {  // compute-ready first, oldest first within each
-      append_group(~mem, kNoWarp, out);
-      append_group(mem, kNoWarp, out);
+      out.insert(out.end(), compute_.begin(), compute_.end());
+      out.insert(out.end(), memory_.begin(), memory_.end());
     } else {  // memory-ready first, GTO within each group
       const bool greedy_resident = greedy_ != kNoWarp && ((resident_ >> greedy_) & 1u);
       const bool greedy_memory = greedy_resident && ((mem >> greedy_) & 1u);
-      append_group(mem, greedy_memory ? greedy_ : kNoWarp, out);
-      append_group(~mem, greedy_resident && !greedy_memory ? greedy_ : kNoWarp, out);
+      append_group(memory_, greedy_memory, out);
+      append_group(compute_, greedy_resident && !greedy_memory, out);
     }
   }
   void issued(uint32_t slot, const isa::Instruction& in) override {
@@ -74,12 +84,15 @@ class MascarPolicy final : public SchedulerPolicyIF {
   }
 
  private:
-  // Appends the warps whose bit is set in `group`, oldest first; `first` (one of them, or
-  // kNoWarp) goes to the group's front.
-  void append_group(uint64_t group, uint32_t first, std::vector<uint32_t>& out) const {
-    if (first != kNoWarp) out.push_back(first);
-    for (uint32_t w : by_age_)
-      if (((group >> w) & 1u) && w != first) out.push_back(w);
+  // Appends `group` (oldest first); with `greedy_first` the greedy warp, one of them,
+  // moves to the group's front.
+  void append_group(const std::vector<uint32_t>& group, bool greedy_first, std::vector<uint32_t>& out) const {
+    const std::size_t start = out.size();
+    out.insert(out.end(), group.begin(), group.end());
+    if (!greedy_first) return;
+    const auto first = out.begin() + static_cast<std::ptrdiff_t>(start);
+    const auto g = std::find(first, out.end(), greedy_);
+    std::rotate(first, g, g + 1);
   }
 
   MascarState& state_;
@@ -87,6 +100,9 @@ class MascarPolicy final : public SchedulerPolicyIF {
   uint32_t greedy_ = kNoWarp;
   uint64_t sorted_residency_ = ~uint64_t{0}, resident_ = 0;
   std::vector<uint32_t> by_age_;  // the warps, oldest first
+  bool groups_valid_ = false;
+  uint64_t groups_mem_ = 0;                 // the is_mem bits memory_ and compute_ follow
+  std::vector<uint32_t> memory_, compute_;  // the groups, oldest first
   mutable uint64_t seen_mem_ = 0, seen_state_ = ~uint64_t{0}, version_ = 0;  // state_version()
 };
 
