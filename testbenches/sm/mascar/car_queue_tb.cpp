@@ -18,6 +18,7 @@
 #include "core/random/splitmix64.h"
 #include "sm/lsu/car_queue.h"
 #include "sm/lsu/reexec_queue.h"
+#include "support/sm/reexec_queue_driver.h"
 
 using namespace gputlm;
 using namespace gputlm::sm;
@@ -185,17 +186,9 @@ TEST_CASE("car scripted LSU and L1 in MP mode serve hits under NACKed misses and
       handovers += q.head_warp() >= 0;
       owner = q.head_warp() >= 0 ? q.head_warp() : !lsu.empty() ? lsu.front().warp : -1;
     }
-    LsuRequest r;
-    const bool from_queue = q.pick(!lsu.empty(), cycle, r);
-    if (!from_queue) {
-      if (lsu.empty()) continue;
-      r = lsu.front();
-      if (q.must_queue(r)) {
-        REQUIRE(q.take(r, cycle));
-        lsu.pop_front();
-        continue;
-      }
-    }
+    test::SendSlot slot;
+    if (!test::lsu_send_slot(q, lsu, cycle, slot)) continue;
+    LsuRequest& r = slot.request;
     const uint64_t line = line_of[id_of(r)];
     const bool hit = std::find(l1.begin(), l1.end(), line) != l1.end();
     bool ok = hit;
@@ -211,17 +204,12 @@ TEST_CASE("car scripted LSU and L1 in MP mode serve hits under NACKed misses and
       }
     }
     if (!ok) {
-      const bool taken = q.take(r, cycle);
-      if (from_queue) {
-        REQUIRE(taken);                                // the queue always takes back its own request ...
-        CHECK(id_of(q.entries().back()) == id_of(r));  // ... at its tail
-      } else if (taken) {
-        lsu.pop_front();
-      }
+      test::lsu_refused(q, lsu, slot, cycle);
+      if (slot.from_queue) CHECK(id_of(q.entries().back()) == id_of(r));  // recycled to the tail
       continue;
     }
     if (hit && q.occupancy() > 0) ++hits_while_queued;
-    if (!from_queue) lsu.pop_front();
+    test::lsu_accepted(lsu, slot);
     reached[r.warp].push_back(index_of[id_of(r)]);
     --unsent[static_cast<std::size_t>(r.warp)];
     ++accepted;

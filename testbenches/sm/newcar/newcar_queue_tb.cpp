@@ -13,6 +13,7 @@
 #include "core/random/splitmix64.h"
 #include "sm/lsu/newcar_queue.h"
 #include "sm/lsu/reexec_queue.h"
+#include "support/sm/reexec_queue_driver.h"
 
 using namespace gputlm;
 using namespace gputlm::sm;
@@ -109,26 +110,14 @@ TEST_CASE("newcar scripted LSU and L1 never let a load pass an older store of it
         issue_index[next_id] = next_index[w]++;
         lsu.push_back(req(next_id++, w, k));
       }
-      LsuRequest r;
-      const bool from_queue = q.pick(!lsu.empty(), cycle, r);
-      if (!from_queue) {
-        if (lsu.empty()) continue;
-        r = lsu.front();
-        if (q.must_queue(r)) {
-          REQUIRE(q.take(r, cycle));
-          lsu.pop_front();
-          continue;
-        }
-      }
+      test::SendSlot slot;
+      if (!test::lsu_send_slot(q, lsu, cycle, slot)) continue;
       if (SplitMix64::step(s) % 10 < 4) {  // the L1 refuses
-        if (q.take(r, cycle)) {
-          if (!from_queue) lsu.pop_front();
-        } else {
-          REQUIRE_FALSE(from_queue);  // the queue always takes back its own request
-        }
+        test::lsu_refused(q, lsu, slot, cycle);
         continue;
       }
-      if (!from_queue) lsu.pop_front();
+      test::lsu_accepted(lsu, slot);
+      const LsuRequest& r = slot.request;
       reached[r.warp].push_back({issue_index[id_of(r)], r.kind});
       ++sent;
     }
