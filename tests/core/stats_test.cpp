@@ -55,6 +55,30 @@ TEST_CASE("stats tree names, JSON and per-kernel epochs", "[stats]") {
   CHECK(hits.value(View::Total) == 0);
 }
 
+TEST_CASE("stats counter kept by its owner reads like a Counter across epochs and reset", "[stats]") {
+  Group gpu("gpu");
+  uint64_t owned = 5;  // counted before the statistic existed: not part of it
+  CounterRef ref(gpu, "cycles", "cycles", owned);
+  Counter plain(gpu, "plain", "the same counts in a Counter");
+  Ratio half(gpu, "ratio", "ref / plain", ref, plain);
+  owned += 3;
+  plain.add(3);
+  CHECK(ref.value() == 3);
+  CHECK(gpu.to_json(View::Epoch)["cycles"] == 3);
+  CHECK(half.value() == 1.0);
+  gpu.end_epoch();
+  owned += 2;
+  plain.add(2);
+  CHECK(ref.value(View::Epoch) == plain.value(View::Epoch));
+  CHECK(ref.value(View::Total) == plain.value(View::Total));
+  CHECK(ref.value(View::Total) == 5);
+  CHECK(gpu.to_json(View::Total)["cycles"] == gpu.to_json(View::Total)["plain"]);
+  gpu.reset();
+  CHECK(ref.value(View::Total) == 0);
+  ++owned;
+  CHECK(ref.value() == 1);
+}
+
 TEST_CASE("stats sampler records time series at period boundaries", "[stats]") {
   Group root("top");
   Counter c(root, "c", "counter");

@@ -171,6 +171,9 @@ double Ratio::value(View v) const {
   return d == 0 ? 0.0 : num_.scalar(v) / d;
 }
 
+CounterRef::CounterRef(Group& parent, std::string name, std::string description, const uint64_t& source)
+    : Stat(parent, std::move(name), std::move(description)), source_(&source), epoch_base_(source) {}
+
 CounterVector::CounterVector(Group& parent, std::string name, std::string description,
                              std::vector<std::string> labels)
     : Stat(parent, std::move(name), std::move(description)),

@@ -4,25 +4,27 @@
 
 namespace gputlm::sm {
 
-CarStats::CarStats(stats::Group& parent)
+CarStats::CarStats(stats::Group& parent, const CarCounts& counts)
     : group(parent, "car"),
       enqueued(group, "enqueued",
                "requests the LSU put into the queue (refused by an L1, or held behind an older instruction of their "
                "warp)"),
       enqueued_nacked(group, "enqueued_nacked", "of enqueued: refused with a NACK (non-owner miss in MP mode)"),
       held(group, "held", "of enqueued: never sent, held behind a queued older instruction of their warp"),
-      services(group, "services", "queued requests sent to an L1 (each is an L1 access)"),
-      recycled(group, "recycled", "services refused again: the request went from the head to the tail"),
-      recycled_nacked(group, "recycled_nacked", "of recycled: refused with a NACK"),
+      services(group, "services", "queued requests sent to an L1 (each is an L1 access)", counts.services),
+      recycled(group, "recycled", "services refused again: the request went from the head to the tail",
+               counts.recycled),
+      recycled_nacked(group, "recycled_nacked", "of recycled: refused with a NACK", counts.recycled_nacked),
       occupancy_cycles(group, "occupancy_cycles",
-                       "sum over cycles of the entries held (mean occupancy = this / the SM's cycles)"),
+                       "sum over cycles of the entries held (mean occupancy = this / the SM's cycles)",
+                       counts.occupancy_cycles),
       occupancy(group, "occupancy", "entries held after each enqueue (max: the peak occupancy)") {}
 
 CarQueue::CarQueue(uint32_t entries, stats::Group* stats_parent) : capacity_(entries) {
   if (entries == 0) throw std::invalid_argument("CAR re-execution queue with 0 entries");
   ring_.resize(entries);
   per_warp_.resize(64);
-  if (stats_parent) stats_ = std::make_unique<CarStats>(*stats_parent);
+  if (stats_parent) stats_ = std::make_unique<CarStats>(*stats_parent, counts_);
 }
 
 CarQueue::~CarQueue() = default;
@@ -94,8 +96,9 @@ bool CarQueue::has_queued(int32_t warp) const {
 }
 
 void CarQueue::note_occupancy(uint64_t cycle) {
-  if (stats_ && cycle > last_change_) stats_->occupancy_cycles.add(uint64_t{count_} * (cycle - last_change_));
-  if (cycle > last_change_) last_change_ = cycle;
+  if (cycle <= last_change_) return;
+  counts_.occupancy_cycles += uint64_t{count_} * (cycle - last_change_);
+  last_change_ = cycle;
 }
 
 bool CarQueue::must_queue(const LsuRequest& r) const {
@@ -120,7 +123,7 @@ bool CarQueue::pick(bool lsu_has_new, uint64_t cycle, LsuRequest& out) {
   erase(static_cast<uint32_t>(i));
   remove(out);
   picked_ = out;
-  if (stats_) ++stats_->services;
+  ++counts_.services;
   return true;
 }
 
@@ -130,10 +133,8 @@ bool CarQueue::take(const LsuRequest& r, uint64_t cycle) {
     note_occupancy(cycle);
     push_back(r);
     add(r);
-    if (stats_) {
-      ++stats_->recycled;
-      if (r.nacked) ++stats_->recycled_nacked;
-    }
+    ++counts_.recycled;
+    if (r.nacked) ++counts_.recycled_nacked;
     return true;
   }
   if (count_ >= capacity_) return false;  // the LSU keeps it (not reached: a full queue is served first)

@@ -22,11 +22,17 @@
 
 namespace gputlm::sm {
 
+// The counts CarQueue bumps on every service, kept beside the ring (the statistics read them).
+struct CarCounts {
+  uint64_t services = 0, recycled = 0, recycled_nacked = 0, occupancy_cycles = 0;
+};
+
 // Counters of group <lsu>.car.
 struct CarStats {
-  explicit CarStats(stats::Group& parent);
+  CarStats(stats::Group& parent, const CarCounts& counts);
   stats::Group group;
-  stats::Counter enqueued, enqueued_nacked, held, services, recycled, recycled_nacked, occupancy_cycles;
+  stats::Counter enqueued, enqueued_nacked, held;
+  stats::CounterRef services, recycled, recycled_nacked, occupancy_cycles;
   stats::Average occupancy;
 };
 
@@ -35,6 +41,8 @@ class CarQueue final : public ReexecQueueIF {
   // Statistics under stats_parent (none when null).
   CarQueue(uint32_t entries, stats::Group* stats_parent);
   ~CarQueue() override;
+  CarQueue(const CarQueue&) = delete;  // its statistics read counts_ in place
+  CarQueue& operator=(const CarQueue&) = delete;
 
   const char* name() const override { return "car"; }
   bool pick(bool lsu_has_new, uint64_t cycle, LsuRequest& out) override;
@@ -75,6 +83,7 @@ class CarQueue final : public ReexecQueueIF {
   // moves no entries).
   std::vector<LsuRequest> ring_;
   uint32_t head_ = 0, count_ = 0;
+  CarCounts counts_;
   std::vector<WarpEntries> per_warp_;
   LsuRequest picked_{};              // the entry last handed to the LSU (gp null: none)
   uint64_t last_change_ = 0;

@@ -4,11 +4,12 @@
 
 namespace gputlm::sm {
 
-MascarStats::MascarStats(stats::Group& sm_group)
+MascarStats::MascarStats(stats::Group& sm_group, const MascarCounts& counts)
     : group(sm_group, "mascar"),
-      cycles(group, "cycles", "SM cycles with resident CTAs (mp_cycles + ep_cycles)"),
-      mp_cycles(group, "mp_cycles", "cycles in memory-access-priority mode (saturation flag raised; 002 Fig. 12)"),
-      ep_cycles(group, "ep_cycles", "cycles in equal-priority mode"),
+      cycles(group, "cycles", "SM cycles with resident CTAs (mp_cycles + ep_cycles)", counts.cycles),
+      mp_cycles(group, "mp_cycles", "cycles in memory-access-priority mode (saturation flag raised; 002 Fig. 12)",
+                counts.mp_cycles),
+      ep_cycles(group, "ep_cycles", "cycles in equal-priority mode", counts.ep_cycles),
       mp_fraction(group, "mp_fraction", "mp_cycles / cycles", mp_cycles, cycles),
       ep_to_mp(group, "ep_to_mp", "switches from EP to MP mode"),
       owner_acquisitions(group, "owner_acquisitions",
@@ -22,7 +23,8 @@ MascarStats::MascarStats(stats::Group& sm_group)
       releases_other(group, "releases_other", "owners released because they wait at a barrier or exited"),
       lsu_stall_cycles(group, "lsu_stall_cycles",
                        "cycles the LSU was stalled by saturation: an L1 refused its head request and it stayed, or "
-                       "a full re-execution queue kept new instructions out (002 Figs 2, 11)"),
+                       "a full re-execution queue kept new instructions out (002 Figs 2, 11)",
+                       counts.lsu_stall_cycles),
       stranded_hit_cycles(group, "stranded_hit_cycles",
                           "cycles without issue while the LSU was stalled by saturation and some warp's next global "
                           "load had a line in the L1D (002 Fig. 5; counted with stranded_hits = true)"),
@@ -45,7 +47,7 @@ MascarState::MascarState(const MascarSchedulerConfig& cfg, uint32_t warp_slots, 
                               std::to_string(line_size) + ")");
   peeked_.resize(warp_slots);
   unsent_.assign(warp_slots, 0);
-  if (sm_group) stats_ = std::make_unique<MascarStats>(*sm_group);
+  if (sm_group) stats_ = std::make_unique<MascarStats>(*sm_group, counts_);
 }
 
 MascarState::~MascarState() = default;
@@ -87,10 +89,8 @@ void MascarState::begin_cycle(uint64_t, const WarpTable& table, const Scoreboard
     ++version_;
     release();  // MP -> EP: no owner, every stall bit clears
   }
-  if (stats_) {
-    ++stats_->cycles;
-    ++(mode_ == Mode::MP ? stats_->mp_cycles : stats_->ep_cycles);
-  }
+  ++counts_.cycles;
+  ++(mode_ == Mode::MP ? counts_.mp_cycles : counts_.ep_cycles);
 
   if (mode_ == Mode::MP) {
     if (owner_ >= 0 && unsent_[static_cast<uint32_t>(owner_)] == 0) {
@@ -153,9 +153,8 @@ void MascarState::warp_removed(uint32_t slot) {
 }
 
 void MascarState::account_skipped(uint64_t cycles) {
-  if (!stats_ || cycles == 0) return;
-  stats_->cycles.add(cycles);
-  (mode_ == Mode::MP ? stats_->mp_cycles : stats_->ep_cycles).add(cycles);
+  counts_.cycles += cycles;
+  (mode_ == Mode::MP ? counts_.mp_cycles : counts_.ep_cycles) += cycles;
 }
 
 bool MascarState::stranded_hit(const WarpTable& table) {
@@ -211,7 +210,7 @@ bool MascarState::probe_stranded(const WarpTable& table, uint64_t contents) {
 
 void MascarState::end_cycle(uint64_t cycle, bool issued, const WarpTable& table) {
   if (!stats_ || !mem_ || !mem_->lsu_saturation_stalled(cycle)) return;
-  ++stats_->lsu_stall_cycles;
+  ++counts_.lsu_stall_cycles;
   if (!issued && cfg_.stranded_hits && stranded_hit(table)) ++stats_->stranded_hit_cycles;
 }
 

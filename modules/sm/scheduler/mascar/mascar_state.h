@@ -76,14 +76,21 @@ inline constexpr uint32_t kLsuClasses = kL1MemoryClasses | 1u << unsigned(isa::O
                                         1u << unsigned(isa::OpClass::MemParam);
 static_assert(unsigned(isa::OpClass::Nop) < 32, "OpClass masks hold 32 classes");
 
+// The counts MascarState bumps every cycle, kept beside its mode (the statistics read them).
+struct MascarCounts {
+  uint64_t cycles = 0, mp_cycles = 0, ep_cycles = 0, lsu_stall_cycles = 0;
+};
+
 // The counters of group sm<i>.mascar.
 struct MascarStats {
-  explicit MascarStats(stats::Group& sm_group);
+  MascarStats(stats::Group& sm_group, const MascarCounts& counts);
   stats::Group group;
-  stats::Counter cycles, mp_cycles, ep_cycles;
+  stats::CounterRef cycles, mp_cycles, ep_cycles;
   stats::Ratio mp_fraction;
   stats::Counter ep_to_mp, owner_acquisitions, owner_handovers, owner_changes, releases_own_load,
-      releases_other, lsu_stall_cycles, stranded_hit_cycles;
+      releases_other;
+  stats::CounterRef lsu_stall_cycles;
+  stats::Counter stranded_hit_cycles;
   stats::Ratio lsu_stall_fraction;
 };
 
@@ -97,6 +104,8 @@ class MascarState {
   MascarState(const MascarSchedulerConfig& cfg, uint32_t warp_slots, uint32_t line_size,
               const std::string& key_prefix, stats::Group* sm_group);
   ~MascarState();
+  MascarState(const MascarState&) = delete;  // its statistics read counts_ in place
+  MascarState& operator=(const MascarState&) = delete;
 
   // The memory side; without one the flag is never raised (EP mode throughout).
   void set_memory(MascarMemoryIF* m) { mem_ = m; }
@@ -162,6 +171,7 @@ class MascarState {
   Mode mode_ = Mode::EP;
   int32_t owner_ = -1;
   uint64_t version_ = 0;
+  MascarCounts counts_;
   std::vector<PeekedLines> peeked_;
   struct ReadyAnswer {  // the hand-over's "some warp is memory-ready" and what it was derived from
     bool valid = false;
