@@ -95,7 +95,13 @@ WarpScheduler::Readiness WarpScheduler::evaluate(uint32_t slot) const {
     }
   }
   if (!c.result.passed) return r;
-  if (!issue_status->can_accept(id_, c.result.unit)) {
+  const uint8_t unit_bit = static_cast<uint8_t>(1u << static_cast<uint32_t>(c.result.unit));
+  if ((units_known_ & unit_bit) == 0) {
+    units_known_ |= unit_bit;
+    if (issue_status->can_accept(id_, c.result.unit)) units_open_ |= unit_bit;
+    else units_open_ &= static_cast<uint8_t>(~unit_bit);
+  }
+  if ((units_open_ & unit_bit) == 0) {
     r.block = c.result.unit == UnitType::Mem ? WarpBlock::UnitMemory : WarpBlock::UnitOther;
     return r;
   }
@@ -266,6 +272,7 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
 
   StallObservation obs;
   last_issued_ = 0;
+  units_known_ = 0;
   for (uint32_t slot : order_) {
     const Readiness r = evaluate(slot);
     last_block_[slot] = r.block;
@@ -275,6 +282,7 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
     }
     const UnitType first = issue_one(slot, cycle, true);
     last_issued_ = 1;
+    units_known_ = 0;  // the issue took a collector
     if (cfg_.scheduler.dual_issue && table_.live(slot) && !table_.ibuf_empty(slot) &&
         table_.ibuf_head(slot).unit != first && evaluate(slot).ready) {
       issue_one(slot, cycle, true);

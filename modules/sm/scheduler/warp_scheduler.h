@@ -183,6 +183,9 @@ class WarpScheduler : public sc_core::sc_module {
   std::vector<uint32_t> order_;
   std::vector<WarpBlock> last_block_;
   mutable std::vector<WarpCheck> checks_;  // per warp slot
+  // issue_status->can_accept(id_, unit) per unit, asked once per scan: nothing it depends on
+  // changes until this scheduler issues (bit u of units_known_ / units_open_ is UnitType u).
+  mutable uint8_t units_known_ = 0, units_open_ = 0;
   uint64_t check_epoch_ = 0;   // bumped when the issue mask or the filter changes
   bool cache_checks_ = true;   // false with a filter that has no version
   uint64_t mask_ = ~uint64_t{0};
