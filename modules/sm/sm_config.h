@@ -173,6 +173,7 @@ struct SchedulerConfig {
   std::string outer_policy = "lrr";
   uint32_t warp_limit = 48;
   std::string impl = "tlm";
+  bool verify_repeats = false;
   ElfSchedulerConfig elf;
   CcwsSchedulerConfig ccws;
   MascarSchedulerConfig mascar;
@@ -214,6 +215,11 @@ struct SchedulerConfig {
     v.param("warp_limit", warp_limit,
             "swl: warps of each scheduler that may issue (the oldest ones in GTO age order)",
             config::at_least(1));
+    v.param("verify_repeats", verify_repeats,
+            "check every cycle in which a scheduler repeats its last decision (nothing it was decided "
+            "from changed) against a full evaluation of its warps; a difference is an error naming the "
+            "scheduler, the cycle and the warps (for tests: slower)",
+            config::any());
     v.group("elf", elf, "elf: program points and warp priority table (000 §3.1-3.2)");
     v.group("ccws", ccws, "ccws: victim tag arrays and lost-locality scoring (digest §A9, Rogers MICRO'12)");
     v.group("mascar", mascar, "mascar: memory-aware scheduling (digest §B5, 002 §III-A/B)");

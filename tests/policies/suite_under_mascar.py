@@ -6,7 +6,7 @@ sm<i>.mascar: mp_cycles + ep_cycles = cycles = the SM's cycles, owner changes = 
 + hand-overs, stranded-hit cycles <= LSU stall cycles <= cycles; sm<i>.lsu.car (with CAR
 only): every queued request was served (services - recycled = enqueued), recycled_nacked <=
 recycled, held <= enqueued. Somewhere in each suite MP mode was entered, and with CAR a
-NACKed request was recycled.
+NACKed request was recycled. Every repeated scheduler decision is checked (verify_repeats).
 usage: suite_under_mascar.py GPUTLM WORKLOADS_DIR TMP_DIR GTX480_CONFIG MASCAR_TABLE1_CONFIG"""
 import os
 import sys
@@ -16,10 +16,14 @@ from suite_runner import args, groups_with, run_suite
 gputlm, workloads, tmp, (gtx480, table1) = args(2)
 MASCAR = "sm.scheduler.policy=mascar"
 CAR = "sm.lsu.reexec_queue.policy=car"
+VERIFY = "sm.scheduler.verify_repeats=true"
 for name, config, params in [("gtx480_mascar", gtx480, [MASCAR]), ("gtx480_mascar_car", gtx480, [MASCAR, CAR]),
                              ("table1_mascar", table1, [MASCAR]), ("table1_mascar_car", table1, [MASCAR, CAR])]:
     car = CAR in params
-    stats = run_suite(gputlm, workloads, tmp, name, config, params)
+    # Every cycle in which a scheduler repeats its decision is checked against a full
+    # evaluation (sm.scheduler.verify_repeats): Mascar's vetoes and CAR's filter make the
+    # most inputs a repeated decision must track.
+    stats = run_suite(gputlm, workloads, tmp, name, config, params + [VERIFY])
     mp = recycled_nacked = 0
     for f, j in stats.items():
         groups = list(groups_with(j["total"], "mascar"))

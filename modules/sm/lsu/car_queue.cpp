@@ -55,7 +55,8 @@ void CarQueue::add(const LsuRequest& r) {
   WarpEntries& e = per_warp_[static_cast<std::size_t>(r.warp)];
   held_back_ -= e.count - e.oldest_count;
   if (e.count++ == 0) {
-    ++queued_version_;
+    if (bump_pending_) bump_pending_ = false;  // the warp's last entry came back unread
+    else ++queued_version_;
     e.oldest = r.seq;
     e.oldest_count = 1;
   } else if (r.seq == e.oldest) {
@@ -72,7 +73,7 @@ void CarQueue::remove(const LsuRequest& r) {
   if (r.seq != e.oldest) --held_back_;  // a later instruction's entry (served only after the race)
   if (--e.count == 0) {
     e.oldest_count = 0;
-    ++queued_version_;
+    bump_pending_ = true;  // (pick() committed any earlier one)
     return;
   }
   if (r.seq != e.oldest || --e.oldest_count > 0) return;
@@ -91,6 +92,7 @@ void CarQueue::remove(const LsuRequest& r) {
 }
 
 bool CarQueue::has_queued(int32_t warp) const {
+  commit_bump();
   return warp >= 0 && static_cast<std::size_t>(warp) < per_warp_.size() &&
          per_warp_[static_cast<std::size_t>(warp)].count > 0;
 }
@@ -112,6 +114,7 @@ bool CarQueue::eligible(std::size_t i) const {
 
 bool CarQueue::pick(bool lsu_has_new, uint64_t cycle, LsuRequest& out) {
   picked_.gp = nullptr;  // the last entry handed out was not given back: the L1 took it
+  commit_bump();
   if (count_ == 0 || (lsu_has_new && count_ < capacity_)) return false;
   // The head, unless an older instruction of its warp waits behind it (only after the
   // race described in the header); the entry of the oldest instruction is always eligible.
@@ -137,6 +140,7 @@ bool CarQueue::take(const LsuRequest& r, uint64_t cycle) {
     if (r.nacked) ++counts_.recycled_nacked;
     return true;
   }
+  commit_bump();  // a new entry: the last one served is gone for good
   if (count_ >= capacity_) return false;  // the LSU keeps it (not reached: a full queue is served first)
   const bool held = must_queue(r);  // the LSU never sent it
   note_occupancy(cycle);

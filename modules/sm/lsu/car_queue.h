@@ -52,7 +52,10 @@ class CarQueue final : public ReexecQueueIF {
   uint32_t occupancy() const override { return count_; }
   bool has_queued(int32_t warp) const override;
   int32_t head_warp() const override { return count_ == 0 ? -1 : at(0).warp; }
-  uint64_t queued_version() const override { return queued_version_; }
+  uint64_t queued_version() const override {
+    commit_bump();
+    return queued_version_;
+  }
 
   // Introspection (tests): the queued requests, head first.
   std::vector<LsuRequest> entries() const;
@@ -69,6 +72,16 @@ class CarQueue final : public ReexecQueueIF {
   void erase(uint32_t i);  // the i-th from the head; the order of the others is kept
   // Whether at(i) may be served: no older instruction of its warp is queued.
   bool eligible(std::size_t i) const;
+  // A served entry that was its warp's last changes has_queued(): the version bump waits
+  // until someone reads (has_queued, queued_version) or the queue changes otherwise, so a
+  // request refused again (it leaves and comes back, no read between) changes nothing
+  // and readers keep what they decided (schedulers, Mascar's hand-over check). The
+  // version stays monotonic: no reader ever sees one value for two states.
+  void commit_bump() const {
+    if (!bump_pending_) return;
+    bump_pending_ = false;
+    ++queued_version_;
+  }
   void add(const LsuRequest& r);     // one more queued request
   void remove(const LsuRequest& r);  // one fewer
   struct WarpEntries {
@@ -87,7 +100,8 @@ class CarQueue final : public ReexecQueueIF {
   std::vector<WarpEntries> per_warp_;
   LsuRequest picked_{};              // the entry last handed to the LSU (gp null: none)
   uint64_t last_change_ = 0;
-  uint64_t queued_version_ = 0;
+  mutable uint64_t queued_version_ = 0;
+  mutable bool bump_pending_ = false;
   // Entries of an instruction with an older one of its warp queued (sum over the warps of
   // count - oldest_count): while 0 the head is eligible.
   uint32_t held_back_ = 0;

@@ -205,6 +205,33 @@ bool WarpScheduler::decision_unchanged(uint64_t cycle) const {
          !sharing_ && policy_->order_changes_only_on_issue();
 }
 
+void WarpScheduler::verify_repeat(uint64_t cycle) {
+  // What deciding now would find: no warp ready, and the same set of reasons.
+  units_known_ = 0;
+  StallObservation obs;
+  bool ready = false;
+  for (uint32_t slot : order_) {
+    const Readiness r = evaluate(slot);
+    ready = ready || r.ready;
+    obs.add(r.block);
+  }
+  if (order_.size() < views_.size()) obs.add(WarpBlock::NotEligible);
+  bool same = !ready;
+  for (uint32_t b = 0; b < static_cast<uint32_t>(kWarpBlocks); ++b)
+    same = same && obs.has(static_cast<WarpBlock>(b)) == last_obs_.has(static_cast<WarpBlock>(b));
+  if (same) return;
+  std::string warps;
+  for (uint32_t slot : order_) {
+    const Readiness r = evaluate(slot);
+    warps += " w" + std::to_string(slot) + " " + std::to_string(static_cast<int>(r.block)) + (r.ready ? " ready" : "") +
+             " (was " + std::to_string(static_cast<int>(last_block_[slot])) + ")";
+  }
+  throw PipelineError(std::string(name()) + ": cycle " + std::to_string(cycle) +
+                      ": repeating the last decision differs from evaluating the warps (blocks: 0 not eligible, "
+                      "1 I-buffer empty, 2 scoreboard other, 3 scoreboard memory, 4 unit other, 5 unit memory):" +
+                      warps);
+}
+
 void WarpScheduler::add_stall(uint64_t cycles) {
   for (uint32_t b = 0; b < static_cast<uint32_t>(kWarpBlocks); ++b)
     if (last_obs_.has(static_cast<WarpBlock>(b))) shared_.warp_blocks.add(b, cycles);
@@ -258,6 +285,7 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
     }
   }
   if (decision_unchanged(cycle)) {
+    if (cfg_.scheduler.verify_repeats) verify_repeat(cycle);
     add_stall(1);
     return 0;
   }
@@ -309,7 +337,10 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
   last_elf_ = classify_elf(obs);
   last_kaws_ = classify_kaws(obs);
   decided_at_version_ = table_.group_version(id_);
-  waited_on_unit_ = obs.has(WarpBlock::UnitMemory) || obs.has(WarpBlock::UnitOther);
+  // The decision depends on the units' availability when any warp got as far as asking
+  // (units_known_): a warp refused by the unit, and also one the policy vetoed after its
+  // unit accepted (it is UnitMemory, not NotEligible, once the unit is busy).
+  waited_on_unit_ = units_known_ != 0;
   decided_at_availability_ = issue_status->availability_version(cycle);
   add_stall(1);
   return 0;

@@ -166,6 +166,9 @@ class WarpScheduler : public sc_core::sc_module {
   // if a warp waited on a unit, the units' availability_version().
   bool decision_unchanged(uint64_t cycle) const;
   void add_stall(uint64_t cycles);
+  // sm.scheduler.verify_repeats: throws PipelineError when evaluating the warps now would
+  // not repeat the last decision (a ready warp, or other reasons for none).
+  void verify_repeat(uint64_t cycle);
   void order_warps();  // views_ and order_ from the resident warps and the policy
   UnitType issue_one(uint32_t slot, uint64_t cycle, bool own);
 

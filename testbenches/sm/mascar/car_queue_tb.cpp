@@ -251,6 +251,31 @@ TEST_CASE("car queued version changes when a warp gets its first or loses its la
   CHECK(q.queued_version() != v2);
   CHECK_FALSE(q.has_queued(1));
   CHECK(q.has_queued(2));
+  // Warp 2's only request is refused again: it leaves and comes back in one service, so
+  // no warp's has_queued() changed and neither does the version.
+  const uint64_t v3 = q.queued_version();
+  REQUIRE(q.pick(false, 3, out));
+  CHECK(id_of(out) == 3);
+  LsuRequest again = out;
+  again.nacked = true;
+  REQUIRE(q.take(again, 3));
+  CHECK(q.queued_version() == v3);
+  CHECK(q.has_queued(2));
+  // The same, but read while it is out (an L1 port busy for a cycle): the reader saw a
+  // state without it, so its return is a new version, never one seen before.
+  REQUIRE(q.pick(false, 3, out));
+  CHECK_FALSE(q.has_queued(2));
+  const uint64_t v_out = q.queued_version();
+  CHECK(v_out != v3);
+  REQUIRE(q.take(again, 3));
+  CHECK(q.queued_version() != v_out);
+  CHECK(q.queued_version() != v3);
+  const uint64_t v4 = q.queued_version();
+  // Served and taken by the L1 (no take): its warp has nothing queued any more.
+  REQUIRE(q.pick(false, 4, out));
+  REQUIRE(q.pick(false, 5, out) == false);
+  CHECK(q.queued_version() != v4);
+  CHECK_FALSE(q.has_queued(2));
 }
 
 TEST_CASE("car is created by name and a queue without entries is a config error naming the key", "[car]") {
