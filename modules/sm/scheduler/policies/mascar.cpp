@@ -24,6 +24,8 @@ class MascarPolicy final : public SchedulerPolicyIF {
  public:
   MascarPolicy(MascarState& state, const WarpTable& table) : state_(state), table_(table) {
     by_age_.reserve(64);
+    memory_.reserve(64);
+    compute_.reserve(64);
   }
   const char* name() const override { return "mascar"; }
   void order(const std::vector<WarpView>& warps, std::vector<uint32_t>& out) override {
@@ -34,26 +36,27 @@ class MascarPolicy final : public SchedulerPolicyIF {
       resident_ = 0;
       for (uint32_t w : by_age_) resident_ |= uint64_t{1} << w;
       sorted_residency_ = table_.residency_version();
+      groups_valid_ = false;
     }
     // The WST's is_mem bits (the warps passed in are the live ones) split the warps into
-    // the memory-ready and compute-ready groups, each oldest first: one pass over the age
-    // list writes each group into its place in `out`.
+    // the memory-ready and compute-ready groups, each oldest first.
     const uint64_t mem = state_.memory_heads(table_) & resident_;
-    const bool mp = state_.mode() == MascarState::Mode::MP;
-    const std::size_t start = out.size(), n = by_age_.size();
-    const std::size_t n_mem = static_cast<std::size_t>(__builtin_popcountll(mem));
-    out.resize(start + n);
-    uint32_t* const mem_begin = out.data() + start + (mp ? n - n_mem : 0);  // MP: compute-ready first
-    uint32_t* const compute_begin = out.data() + start + (mp ? 0 : n_mem);  // EP: memory-ready first
-    uint32_t* m = mem_begin;
-    uint32_t* c = compute_begin;
-    for (uint32_t w : by_age_) *(((mem >> w) & 1u) ? m++ : c++) = w;
-    if (mp || greedy_ == kNoWarp || ((resident_ >> greedy_) & 1u) == 0) return;
-    // EP: GTO within each group, so the greedy warp leads its group.
-    const bool greedy_memory = ((mem >> greedy_) & 1u) != 0;
-    uint32_t* const first = greedy_memory ? mem_begin : compute_begin;
-    uint32_t* const g = std::find(first, greedy_memory ? m : c, greedy_);
-    std::rotate(first, g, g + 1);
+    if (!groups_valid_ || mem != groups_mem_) {
+      memory_.clear();
+      compute_.clear();
+      for (uint32_t w : by_age_) (((mem >> w) & 1u) ? memory_ : compute_).push_back(w);
+      groups_mem_ = mem;
+      groups_valid_ = true;
+    }
+    if (state_.mode() == MascarState::Mode::MP) {  // compute-ready first, oldest first within each
+      out.insert(out.end(), compute_.begin(), compute_.end());
+      out.insert(out.end(), memory_.begin(), memory_.end());
+    } else {  // memory-ready first, GTO within each group
+      const bool greedy_resident = greedy_ != kNoWarp && ((resident_ >> greedy_) & 1u);
+      const bool greedy_memory = greedy_resident && ((mem >> greedy_) & 1u);
+      append_group(memory_, greedy_memory, out);
+      append_group(compute_, greedy_resident && !greedy_memory, out);
+    }
   }
   void issued(uint32_t slot, const isa::Instruction& in) override {
     greedy_ = slot;
@@ -81,11 +84,25 @@ class MascarPolicy final : public SchedulerPolicyIF {
   }
 
  private:
+  // Appends `group` (oldest first); with `greedy_first` the greedy warp, one of them,
+  // moves to the group's front.
+  void append_group(const std::vector<uint32_t>& group, bool greedy_first, std::vector<uint32_t>& out) const {
+    const std::size_t start = out.size();
+    out.insert(out.end(), group.begin(), group.end());
+    if (!greedy_first) return;
+    const auto first = out.begin() + static_cast<std::ptrdiff_t>(start);
+    const auto g = std::find(first, out.end(), greedy_);
+    std::rotate(first, g, g + 1);
+  }
+
   MascarState& state_;
   const WarpTable& table_;
   uint32_t greedy_ = kNoWarp;
   uint64_t sorted_residency_ = ~uint64_t{0}, resident_ = 0;
   std::vector<uint32_t> by_age_;  // the warps, oldest first
+  bool groups_valid_ = false;
+  uint64_t groups_mem_ = 0;                 // the is_mem bits memory_ and compute_ follow
+  std::vector<uint32_t> memory_, compute_;  // the groups, oldest first
   mutable uint64_t seen_mem_ = 0, seen_state_ = ~uint64_t{0}, version_ = 0;  // state_version()
 };
 
