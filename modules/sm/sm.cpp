@@ -104,9 +104,10 @@ Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32
     mascar->set_memory(mascar_port_.get());
     lsu_.set_sent_observer([mascar](const WarpInstruction& wi) { mascar->sent(wi.warp, *wi.instr); });
   }
-  if (cfg_.lsu.reexec_queue.policy == "car") {
+  if (cfg_.lsu.reexec_queue.policy == "car" && cfg_.lsu.reexec_queue.warp_hold == "issue") {
     // CAR's one memory instruction per warp in the queue (002 §III-C): a warp with a queued
-    // request waits at issue of its next instruction that goes to an L1 (digest §Z34).
+    // request waits at issue of its next instruction that goes to an L1 (digest §Z34; with
+    // warp_hold = lsu the LSU holds that instruction instead).
     for (uint32_t i = 0; i < cfg_.scheduler.count; ++i)
       core_.scheduler(i).set_issue_filter(
           [this](uint32_t slot, const isa::Instruction&) {

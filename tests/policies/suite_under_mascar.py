@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Every workload of the suite (small) runs with verified outputs under Mascar scheduling and
-under Mascar + CAR, on the GTX480 config and on Mascar's Table I config (no deadlock: the
+under Mascar + CAR, on the GTX480 config and on Mascar's Table I config, and on Table I with
+CAR's other §Z34 reading (warp_hold = lsu: the LSU, not issue, holds a warp's next memory
+instruction; the queue then never holds one behind another) (no deadlock: the
 watchdog would fail the run), and the counters of every SM are consistent:
 sm<i>.mascar: mp_cycles + ep_cycles = cycles = the SM's cycles, owner changes = acquisitions
 + hand-overs, stranded-hit cycles <= LSU stall cycles <= cycles; sm<i>.lsu.car (with CAR
@@ -17,9 +19,12 @@ gputlm, workloads, tmp, (gtx480, table1) = args(2)
 MASCAR = "sm.scheduler.policy=mascar"
 CAR = "sm.lsu.reexec_queue.policy=car"
 VERIFY = "sm.scheduler.verify_repeats=true"
+HOLD_LSU = "sm.lsu.reexec_queue.warp_hold=lsu"  # §Z34's other reading: the LSU holds the instruction
 for name, config, params in [("gtx480_mascar", gtx480, [MASCAR]), ("gtx480_mascar_car", gtx480, [MASCAR, CAR]),
-                             ("table1_mascar", table1, [MASCAR]), ("table1_mascar_car", table1, [MASCAR, CAR])]:
+                             ("table1_mascar", table1, [MASCAR]), ("table1_mascar_car", table1, [MASCAR, CAR]),
+                             ("table1_mascar_car_hold_lsu", table1, [MASCAR, CAR, HOLD_LSU])]:
     car = CAR in params
+    hold_lsu = HOLD_LSU in params
     # Every cycle in which a scheduler repeats its decision is checked against a full
     # evaluation (sm.scheduler.verify_repeats): Mascar's vetoes and CAR's filter make the
     # most inputs a repeated decision must track.
@@ -40,6 +45,8 @@ for name, config, params in [("gtx480_mascar", gtx480, [MASCAR]), ("gtx480_masca
                 c = g["lsu"]["car"]
                 assert c["services"] - c["recycled"] == c["enqueued"], (name, f, c)
                 assert c["recycled_nacked"] <= c["recycled"] and c["held"] <= c["enqueued"], (name, f, c)
+                assert ("warp_hold_cycles" in g["lsu"]) == hold_lsu, (name, f, "warp_hold_cycles only with lsu")
+                assert not hold_lsu or c["held"] == 0, (name, f, "the LSU holds, the queue never does", c)
                 recycled_nacked += c["recycled_nacked"]
     assert mp > 0, f"{name}: never in MP mode"
     assert not car or recycled_nacked > 0, f"{name}: no NACKed request recycled"

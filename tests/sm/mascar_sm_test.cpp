@@ -112,6 +112,30 @@ TEST_CASE("car without mascar scheduling in a whole SM: refused requests are que
   CHECK(tb.root.find("sm0.mascar.cycles") == nullptr);
 }
 
+TEST_CASE("car with warp_hold lsu: a warp's next memory instruction waits in the LSU and results verify", "[sm][mascar]") {
+  // The other reading of digest §Z34: no issue filter; an instruction whose warp has an
+  // older one queued waits in the LSU's latch while the queue is served, so it never enters
+  // the queue behind it (held stays 0) and the wait counts as an LSU saturation stall.
+  SmConfig cfg = mascar_sm("mascar", "car");
+  cfg.lsu.reexec_queue.warp_hold = "lsu";
+  SmHarness tb("tb", cfg);
+  run_reuse_kernel(tb, 32, 4, 4, 5, 1);
+  CHECK(stat(tb, "sm0.lsu.warp_hold_cycles") > 0);
+  CHECK(stat(tb, "sm0.lsu.car.held") == 0);
+  CHECK(stat(tb, "sm0.lsu.car.enqueued") > 0);
+  CHECK(stat(tb, "sm0.lsu.car.services") - stat(tb, "sm0.lsu.car.recycled") == stat(tb, "sm0.lsu.car.enqueued"));
+  CHECK(stat(tb, "sm0.lsu.warp_hold_cycles") <= stat(tb, "sm0.lsu.saturation_stall_cycles"));
+  CHECK(stat(tb, "sm0.lsu.saturation_stall_cycles") == stat(tb, "sm0.mascar.lsu_stall_cycles"));
+  CHECK(tb.sm.lsu().reexec_queue().occupancy() == 0);
+}
+
+TEST_CASE("car with warp_hold issue (default) has no LSU hold counter", "[sm][mascar]") {
+  SmHarness tb("tb", mascar_sm("gto", "car"));
+  run_reuse(tb, 8, 4, 4);
+  CHECK(stat(tb, "sm0.lsu.car.enqueued") > 0);
+  CHECK(tb.root.find("sm0.lsu.warp_hold_cycles") == nullptr);
+}
+
 TEST_CASE("mascar counts LSU saturation stalls as the LSU does and stranded hits among them", "[sm][mascar]") {
   SmHarness tb("tb", mascar_sm("mascar", "none"));
   run_reuse(tb, 8, 4, 6);

@@ -100,6 +100,11 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuConfig& cfg, const LsuPlacement&
     throw config::ConfigError("lsu: warp size must be in [1, 32], got " + std::to_string(placement.warp_size));
   // After the LSU's own statistics: a queue with statistics (car) adds its group to ours.
   queue_ = make_reexec_queue(cfg_.reexec_queue, "lsu.reexec_queue", &stats_);
+  hold_in_lsu_ = cfg_.reexec_queue.policy == "car" && cfg_.reexec_queue.warp_hold == "lsu";
+  if (hold_in_lsu_)
+    warp_hold_cycles_ = std::make_unique<stats::Counter>(
+        stats_, "warp_hold_cycles",
+        "cycles the LSU's next request waited for a queued older instruction of its warp (CAR, warp_hold = lsu)");
   status_export.bind(*this);
   in.register_receiver([this](WarpInstruction& wi) { receive(wi); });
   l1d.register_nb_transport_bw(this, &Lsu::nb_transport_bw, static_cast<int>(L1Port::Data));
@@ -287,8 +292,9 @@ void Lsu::send_requests(uint64_t cycle) {
     return;
   }
   for (uint32_t k = 0; k < cfg_.requests_per_cycle; ++k) {
-    const bool has_new =
-        latch_ && latch_prepared_ && cycle >= latch_send_from_ && next_send_ < to_send_.size();
+    bool has_new = latch_ && latch_prepared_ && cycle >= latch_send_from_ && next_send_ < to_send_.size();
+    // warp_hold = lsu: the request waits in the latch (§Z34) while the queue is served.
+    if (has_new && hold_in_lsu_ && queue_->must_queue(to_send_[next_send_])) has_new = false;
     LsuRequest r;
     const bool from_queue = queue_->pick(has_new, cycle, r);
     if (!from_queue) {
@@ -361,6 +367,11 @@ bool Lsu::tick(uint64_t cycle) {
     }
   } else if (queue_->occupancy() > 0) {
     send_requests(cycle);
+  }
+  if (hold_in_lsu_ && latch_ && latch_prepared_ && next_send_ < to_send_.size() &&
+      queue_->must_queue(to_send_[next_send_])) {
+    held_cycle_ = cycle;
+    ++*warp_hold_cycles_;
   }
   complete(cycle);
   // The LSU is awake whenever it can be stalled (a kept head or a queue holding entries).

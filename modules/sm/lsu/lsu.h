@@ -107,10 +107,11 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   // the schedulers: some bound L1 (data, constant, texture) is almost full.
   bool memory_saturated() const;
   // The LSU is stalled by saturation in `cycle` (after its tick): an L1 refused its head
-  // request and it stays (no queue took it), or a full re-execution queue keeps new
-  // instructions out (Mascar's LSU stall, 002 Figs 2 and 11).
+  // request and it stays (no queue took it), a full re-execution queue keeps new
+  // instructions out (Mascar's LSU stall, 002 Figs 2 and 11), or (CAR, warp_hold = lsu) the
+  // latch waits for a queued older instruction of its warp.
   bool saturation_stalled(uint64_t cycle) const {
-    return refused_kept_cycle_ == cycle || queue_->blocks_new_instructions();
+    return refused_kept_cycle_ == cycle || held_cycle_ == cycle || queue_->blocks_new_instructions();
   }
   bool idle() const;
   stats::Group& stats_group() { return stats_; }
@@ -177,6 +178,11 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   bool deferred_from_queue_ = false;
   bool last_refusal_nack_ = false;            // the last refusal was a NACK (for the queue's counts)
   uint64_t refused_kept_cycle_ = ~uint64_t{0};  // last cycle a refused head request stayed
+  // CAR with reexec_queue.warp_hold = lsu: the latch's next request waits while an older
+  // instruction of its warp is queued (held_cycle_: the last cycle it still waited).
+  bool hold_in_lsu_ = false;
+  uint64_t held_cycle_ = ~uint64_t{0};
+  std::unique_ptr<stats::Counter> warp_hold_cycles_;  // only with hold_in_lsu_
   std::function<void(const WarpInstruction&)> sent_observer_;
   uint32_t outstanding_ = 0;
   std::array<uint32_t, kL1Ports> outstanding_port_{};  // per L1 port (Mascar's saturation read)

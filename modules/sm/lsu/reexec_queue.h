@@ -40,6 +40,7 @@ struct ReexecQueueConfig {
   std::string policy = "none";
   uint32_t entries = 32;
   std::string service = "rotate";
+  std::string warp_hold = "issue";
 
   template <class V>
   void visit(V& v) {
@@ -56,6 +57,11 @@ struct ReexecQueueConfig {
             "the entries queued after it go first, wrapping; else the oldest eligible) or oldest (always the "
             "oldest eligible: in effect first-in first-out)",
             config::one_of({"rotate", "oldest"}));
+    v.param("warp_hold", warp_hold,
+            "car: where a warp's next memory instruction waits while the warp has a queued request (digest §Z34, "
+            "unspecified by 002): issue (the schedulers do not issue it; the LSU goes on with other warps) or lsu "
+            "(it issues and waits in the LSU, which meanwhile serves only the queue and takes no new instruction)",
+            config::one_of({"issue", "lsu"}));
   }
 };
 
