@@ -70,6 +70,15 @@ Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32
     });
   }
 
+  if (LawsState* laws = core_.laws()) {
+    // LAWS (digest §B3-B4): every L1D access feeds the locality score (its (Hit, LT) class
+    // from the WID tags and MSHR field 0); an access after which every MSHR entry is
+    // occupied is the throttling unit's MSHR-full event (Load_CNT from the entries' owners).
+    // No hook under other policies.
+    laws_owners_ = [this] { return l1d_.mshr_owner_mask(); };
+    l1d_.set_access_hook([this, laws](const mem::AccessRecord& r) { laws->access(r, r.mshr_full, laws_owners_); });
+  }
+
   // Issue -> operand collector -> units / LSU -> writeback -> retire sink.
   core_.issue_status.bind(oc_.issue_status_export);
   for (uint32_t i = 0; i < cfg_.scheduler.count; ++i) core_.scheduler(i).issue.bind(oc_.issue_in);

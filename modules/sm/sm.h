@@ -98,6 +98,7 @@ class Sm : public sc_core::sc_module, public SmCtaIF {
   Writeback writeback_;
   std::vector<std::unique_ptr<TlmPassThrough>> taps_;  // observers on sockets, when asked for
   std::unique_ptr<MascarPort> mascar_port_;  // with sm.scheduler.policy = mascar only
+  std::function<uint64_t()> laws_owners_;     // LAWS-TH's Load_CNT read (laws policies only)
   std::unique_ptr<ClockedProcess> process_;
 };
 

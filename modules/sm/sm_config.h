@@ -126,6 +126,49 @@ struct MascarSchedulerConfig {
   }
 };
 
+// LAWS (digest §B3; 001 §2.5): the locality score switching GTO / GTLR, and LAWS-TH's
+// throttling unit (§B4; 001 §3.3). Readings of the open points (digest §Z11, §Z14, §Z16,
+// §Z18): docs/blocks/scheduler.md, "LAWS".
+struct LawsSchedulerConfig {
+  uint32_t miss_cnt_max = 31;
+  std::string scope = "sm";
+  uint32_t min_limit = 2;
+  uint32_t divergence_loads = 8;
+  uint64_t hold_cycles = 1000;
+  uint32_t stable_periods = 8;
+  std::string stable_rule = "neither";
+
+  template <class V>
+  void visit(V& v) {
+    v.param("miss_cnt_max", miss_cnt_max,
+            "saturation value of Miss_CNT, the primary misses since the last inter-warp hit (001 §2.7.3.2: "
+            "15-63 work, 31 used; 5 bits)",
+            config::in_range(1, 32767));
+    v.param("scope", scope,
+            "which warps one locality score serves (digest §Z18, unspecified): sm (one score per SM, fed by "
+            "every L1D load) or scheduler (one per warp scheduler, fed by its warps' loads)",
+            config::one_of({"sm", "scheduler"}));
+    v.param("min_limit", min_limit, "laws_th / laws_nmd: the smallest warp limit (001 §3.3: 2)",
+            config::in_range(1, 64));
+    v.param("divergence_loads", divergence_loads,
+            "laws_th: memory-divergence throttling when fewer than this many warps own the full L1D MSHRs "
+            "(Load_CNT; 001 §3.3.2: 8)",
+            config::in_range(1, 64));
+    v.param("hold_cycles", hold_cycles,
+            "laws_th / laws_nmd: a warp limit holds at least this many core cycles; the next MSHR-full event "
+            "after it re-decides (001 §3.3: 1K)",
+            config::in_range(1, 1000000000));
+    v.param("stable_periods", stable_periods,
+            "laws_th / laws_nmd: throttling decisions without a Min_CNT / Max_CNT update after which the limit "
+            "is (Min_CNT + Max_CNT) / 2 rounded up (001 §3.3.1: 8; 6-24 are stable)",
+            config::in_range(1, 1000000));
+    v.param("stable_rule", stable_rule,
+            "which counters must stay unchanged for a stable period (digest §Z16): neither (neither Min_CNT "
+            "nor Max_CNT changed; the likely intent) or either (one of them did not change; the literal text)",
+            config::one_of({"neither", "either"}));
+  }
+};
+
 // OWL (digest §A7; Jog et al., ASPLOS 2013, §4.1-4.3) without its memory-side prefetcher
 // (Mascar 002 §IV-C models it so): CTA groups, the priority among them, and the BLP-aware
 // pairing across SMs. The seeds leave group size, rotation and pairing open; the defaults
@@ -178,6 +221,7 @@ struct SchedulerConfig {
   CcwsSchedulerConfig ccws;
   MascarSchedulerConfig mascar;
   OwlSchedulerConfig owl;
+  LawsSchedulerConfig laws;
 
   template <class V>
   void visit(V& v) {
@@ -197,7 +241,10 @@ struct SchedulerConfig {
             "Rogers MICRO'12), mascar (002: EP mode memory-ready warps first, GTO within; MP mode, while an L1 "
             "is almost full, compute-ready warps first, oldest within, and only the owner warp issues memory "
             "instructions), owl (CTA groups: the prioritised group's warps first, in inner order; Jog "
-            "ASPLOS'13 without the memory-side prefetch; sm.scheduler.owl.*)",
+            "ASPLOS'13 without the memory-side prefetch; sm.scheduler.owl.*), laws (001 §2.5: GTO while the L1D "
+            "locality score is >= 0, GTLR while it is negative), laws_th (LAWS with the throttling unit of 001 "
+            "§3.3: on L1D MSHR-full events in GTO mode, a warp limit from intra-warp hits or memory divergence), "
+            "laws_nmd (laws_th without the memory-divergence rule)",
             config::one_of(scheduler_policy_names()));
     v.param("dual_issue", dual_issue,
             "a scheduler may issue a second instruction of the same warp in the same cycle (its "
@@ -224,6 +271,7 @@ struct SchedulerConfig {
     v.group("ccws", ccws, "ccws: victim tag arrays and lost-locality scoring (digest §A9, Rogers MICRO'12)");
     v.group("mascar", mascar, "mascar: memory-aware scheduling (digest §B5, 002 §III-A/B)");
     v.group("owl", owl, "owl: CTA groups, their priority and the BLP-aware pairing (digest §A7, Jog ASPLOS'13 §4)");
+    v.group("laws", laws, "laws, laws_th, laws_nmd: locality score and throttling unit (digest §B3-B4, 001 §2.5, §3.3)");
   }
 };
 

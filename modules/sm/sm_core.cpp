@@ -115,6 +115,7 @@ void SmCore::launch_cta(KernelInstance& k, uint64_t cta_linear_id) {
     s.ctx->nwarpid = cfg_.max_warps;
     s.ctx->nsmid = num_sms_;
   }
+  if (shared_.laws) shared_.laws->cta_launched(static_cast<uint32_t>(k.id), resident_ctas_ == 0);
   ++resident_ctas_;
   used_threads_ += k.demand.threads;
   used_warps_ += k.demand.warps;
@@ -139,6 +140,7 @@ void SmCore::retire_finished_warps(uint64_t cycle) {
     for (auto& sch : schedulers_) sch->warp_removed(w);
     if (shared_.ccws) shared_.ccws->warp_removed(w);
     if (shared_.mascar) shared_.mascar->warp_removed(w);
+    if (shared_.laws) shared_.laws->warp_exited(w);
     const uint32_t cta_slot = s.cta_slot;  // copied: clearing the table below resets `s`
     CtaSlot& c = ctas_[cta_slot];
     if (--c.warps_left != 0) continue;
@@ -193,6 +195,7 @@ bool SmCore::tick_issue(uint64_t cycle) {
       for (auto& s : schedulers_) s->account_skipped(gap);
       fetch_->account_skipped(gap);
       if (shared_.mascar) shared_.mascar->account_skipped(gap);
+      if (shared_.laws) shared_.laws->account_skipped(gap);
       if (last_issue_stall_ == 1) issue_stalls_.idle += gap;
       else if (last_issue_stall_ == 2) issue_stalls_.mem += gap;
     }
@@ -212,6 +215,9 @@ bool SmCore::tick_issue(uint64_t cycle) {
       if (table_.live(w)) active |= uint64_t{1} << w;
     shared_.ccws->advance(cycle, active);
   }
+  // LAWS-TH: the warps the throttling unit's limit allows (the L1D's accesses, earlier in
+  // this cycle's tick, may have changed the mode or the limit).
+  if (shared_.laws) shared_.laws->begin_cycle(cycle, table_);
   // Mascar: mode from the saturation flag, owner release and hand-over.
   if (shared_.mascar) shared_.mascar->begin_cycle(cycle, table_, *scoreboard_);
   // A warp held by a busy unit is released by that unit, which reports itself busy while

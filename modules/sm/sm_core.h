@@ -76,6 +76,8 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
   // Mascar's per-SM state (mode, WST, owner) with sm.scheduler.policy = mascar, else null;
   // the SM gives it its memory side (MascarState::set_memory).
   MascarState* mascar() { return shared_.mascar.get(); }
+  // LAWS's per-SM state (score, throttling unit) under laws, laws_th and laws_nmd, else null.
+  LawsState* laws() { return shared_.laws.get(); }
   uint64_t instructions_in_flight() const;
   // True when nothing is resident or in flight (end-of-run check).
   bool idle() const;

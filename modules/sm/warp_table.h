@@ -138,6 +138,10 @@ class WarpTable {
   // last exit): the schedulers' policy orders depend on it.
   uint64_t residency_version() const { return residency_version_; }
   void note_residency_change() { ++residency_version_; }
+  // Changes when some warp arrives at or is released from a CTA barrier (throttles that
+  // must not hold back the warps a barrier waits for read it).
+  uint64_t barrier_version() const { return barrier_version_; }
+  void note_barrier_change() { ++barrier_version_; }
 
  private:
   [[noreturn]] void throw_ibuf_range(uint32_t w, uint32_t i) const;
@@ -145,6 +149,7 @@ class WarpTable {
   uint32_t entries_;
   uint64_t version_ = 0;
   uint64_t residency_version_ = 0;
+  uint64_t barrier_version_ = 0;
   uint64_t all_warps_ = 0, changed_warps_ = 0;
   std::vector<uint64_t> group_versions_ = std::vector<uint64_t>(1, 0);
   std::vector<uint64_t> warp_touches_;  // per slot: touch(w) calls

@@ -97,6 +97,12 @@ GPUTLM_WORKLOAD_TEST(sad)
 GPUTLM_WORKLOAD_TEST(mrig)
 GPUTLM_WORKLOAD_TEST(leukocyte)
 GPUTLM_WORKLOAD_TEST(lavamd)
+GPUTLM_WORKLOAD_TEST(invindex)
+GPUTLM_WORKLOAD_TEST(cfd)
+GPUTLM_WORKLOAD_TEST(montecarlo)
+GPUTLM_WORKLOAD_TEST(streamcluster)
+GPUTLM_WORKLOAD_TEST(aes)
+GPUTLM_WORKLOAD_TEST(simscore)
 
 TEST_CASE("workload_suite has a test for every generated workload", "[workloads]") {
   std::set<std::string> generated;

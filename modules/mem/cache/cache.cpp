@@ -146,6 +146,17 @@ uint32_t Cache::mshr_occupied() const {
   return mshr_->occupied();
 }
 
+uint64_t Cache::mshr_owner_mask() const {
+  const_cast<Cache*>(this)->catch_up();
+  uint64_t m = 0;
+  for (uint32_t e = 0; e < mshr_->capacity(); ++e) {
+    if (mshr_->field_count(static_cast<int32_t>(e)) == 0) continue;
+    const int32_t w = mshr_->field(static_cast<int32_t>(e), 0).warp;
+    if (w >= 0 && w < 64) m |= uint64_t{1} << w;
+  }
+  return m;
+}
+
 bool Cache::saturated() const {
   const_cast<Cache*>(this)->catch_up();
   return mshr_->almost_full() || miss_queue_free() <= cfg_.saturation_margin;

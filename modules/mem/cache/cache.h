@@ -82,6 +82,8 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   // CacheStatusIF
   uint32_t mshr_occupied() const override;
   uint32_t mshr_capacity() const override { return mshr_->capacity(); }
+  // Warps owning an MSHR entry (field 0's WID; bit w for w < 64): LAWS-TH's Load_CNT.
+  uint64_t mshr_owner_mask() const;
   bool saturated() const override;
   bool probe(uint64_t address) const override;
   uint64_t contents_version() const override;
@@ -136,7 +138,7 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   Result access(tlm::tlm_generic_payload& gp, uint64_t cycle);
   Result access_write_through(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way);
   Result miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way, uint32_t sector);
-  void finish_access(const AccessRecord& rec);
+  void finish_access(AccessRecord& rec);
   tlm::tlm_generic_payload* new_downstream(const MemExtension* from, uint64_t address, uint32_t bytes, bool write);
   void push_writeback(uint64_t block, uint32_t bytes);
   Result lazy_write(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way, uint32_t sector);

@@ -222,7 +222,7 @@ Cache::Result Cache::lazy_write(tlm::tlm_generic_payload& gp, AccessRecord& rec,
   return r;
 }
 
-void Cache::finish_access(const AccessRecord& rec) {
+void Cache::finish_access(AccessRecord& rec) {
   ++accesses_;
   const bool write = is_write_kind(rec.kind);
   (write ? write_outcomes_ : read_outcomes_).add(static_cast<std::size_t>(rec.outcome));
@@ -241,7 +241,10 @@ void Cache::finish_access(const AccessRecord& rec) {
       ++load_stall_cycles_;
     }
   }
-  if (hook_) hook_(rec);
+  if (hook_) {
+    rec.mshr_full = mshr_->occupied() == mshr_->capacity();
+    hook_(rec);
+  }
 }
 
 }  // namespace gputlm::mem

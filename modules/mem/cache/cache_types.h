@@ -43,6 +43,7 @@ struct AccessRecord {
   ReservationFail cause = ReservationFail::None;
   LocalityClass locality = LocalityClass::None;  // demand loads only
   int32_t mshr_entry = -1;
+  bool mshr_full = false;  // every MSHR entry is occupied after this access (set for the hook)
   // LAWS (Hit, LT) signal: hit = L1 or MSHR hit, lt = same warp as line WID / field 0.
   bool laws_hit() const { return locality == LocalityClass::Intra || locality == LocalityClass::Inter ||
                                  locality == LocalityClass::IntraMerge || locality == LocalityClass::InterMerge; }

@@ -42,6 +42,7 @@ class CcwsState;
 class MascarState;
 
 class OwlState;
+class LawsState;
 
 // What a policy may read besides the warps passed to order(): the SM's warp table
 // (read-only), ELF's counters, CCWS's per-SM state (VTAs and scores, fed by the L1D),
@@ -53,6 +54,7 @@ struct PolicyContext {
   CcwsState* ccws = nullptr;
   MascarState* mascar = nullptr;
   OwlState* owl = nullptr;
+  LawsState* laws = nullptr;
 };
 
 class SchedulerPolicyIF {

@@ -20,6 +20,15 @@ std::string hex(uint64_t v) {
 }
 }  // namespace
 
+namespace {
+std::unique_ptr<LawsState> make_laws_state(const SchedulerConfig& cfg, uint32_t warp_slots, stats::Group& g) {
+  using T = LawsState::Throttling;
+  if (cfg.policy != "laws" && cfg.policy != "laws_th" && cfg.policy != "laws_nmd") return nullptr;
+  const T t = cfg.policy == "laws_th" ? T::Full : cfg.policy == "laws_nmd" ? T::NoDivergence : T::None;
+  return std::make_unique<LawsState>(cfg.laws, t, warp_slots, cfg.count, "sm.scheduler", &g);
+}
+}  // namespace
+
 IssueShared::IssueShared(stats::Group& g, const SchedulerConfig& cfg, uint32_t warp_slots, uint32_t sm,
                          uint32_t l1d_line_size)
     : sm_id(sm),
@@ -42,7 +51,8 @@ IssueShared::IssueShared(stats::Group& g, const SchedulerConfig& cfg, uint32_t w
       mascar(cfg.policy == "mascar"
                  ? std::make_unique<MascarState>(cfg.mascar, warp_slots, l1d_line_size, "sm.scheduler", &g)
                  : nullptr),
-      owl(cfg.policy == "owl" ? std::make_unique<OwlState>(cfg.owl, warp_slots, sm, "sm.scheduler", &g) : nullptr) {}
+      owl(cfg.policy == "owl" ? std::make_unique<OwlState>(cfg.owl, warp_slots, sm, "sm.scheduler", &g) : nullptr),
+      laws(make_laws_state(cfg, warp_slots, g)) {}
 
 IssueShared::~IssueShared() = default;
 
@@ -56,7 +66,7 @@ WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const Sm
       cfg_(cfg),
       table_(table),
       shared_(shared),
-      policy_(make_scheduler_policy(cfg.scheduler, "sm.scheduler", PolicyContext{&table, shared.elf.get(), shared.ccws.get(), shared.mascar.get(), shared.owl.get()})),
+      policy_(make_scheduler_policy(cfg.scheduler, "sm.scheduler", PolicyContext{&table, shared.elf.get(), shared.ccws.get(), shared.mascar.get(), shared.owl.get(), shared.laws.get()})),
       wants_outcome_(policy_->wants_issue_outcome()),
       vetoes_(policy_->vetoes_instructions()),
       versioned_(policy_->has_state_version()),
@@ -140,6 +150,7 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
   const IBufferEntry head = table_.ibuf_head(slot);
   const isa::StepResult& r = s.grid->step(*s.ctx);
   if (r.barrier_released) table_.touch_all();  // warps of every scheduler may be Ready again
+  if (r.at_barrier || r.barrier_released) table_.note_barrier_change();
   if (r.pc != head.pc)
     throw PipelineError(std::string(name()) + ": warp " + std::to_string(slot) + " I-buffer head at " + hex(head.pc) +
                         " but the warp executed " + hex(r.pc) + " (I-buffer not flushed after a PC change)");

@@ -20,6 +20,7 @@
 #include "sm/pipeline_protocol.h"
 #include "sm/scheduler/ccws/ccws_state.h"
 #include "sm/scheduler/issue_tracer.h"
+#include "sm/scheduler/laws/laws_state.h"
 #include "sm/scheduler/mascar/mascar_state.h"
 #include "sm/scheduler/policies/owl_policy.h"
 #include "sm/scheduler/scheduler_policy.h"
@@ -47,6 +48,7 @@ struct IssueShared {
   std::unique_ptr<CcwsState> ccws;  // with sm.scheduler.policy = ccws only (VTAs, scores, sm<i>.ccws)
   std::unique_ptr<MascarState> mascar;  // with sm.scheduler.policy = mascar only (mode, WST, owner, sm<i>.mascar)
   std::unique_ptr<OwlState> owl;    // with sm.scheduler.policy = owl only (CTA groups, sm<i>.owl)
+  std::unique_ptr<LawsState> laws;  // with laws, laws_th, laws_nmd only (score, THU, sm<i>.laws)
 };
 
 class WarpScheduler : public sc_core::sc_module {

@@ -9,6 +9,7 @@
 #include "sm/scheduler/policies/elf_policy.h"
 #include "sm/scheduler/policies/mascar_policy.h"
 #include "sm/scheduler/policies/owl_policy.h"
+#include "sm/scheduler/policies/laws_policy.h"
 #ifdef GPUTLM_HAVE_RTL
 #include "sm/scheduler/rtl/warp_order_rtl.h"
 #endif
@@ -61,7 +62,7 @@ class ComparingPolicy final : public SchedulerPolicyIF {
 const std::vector<std::string>& scheduler_policy_names() {
   static const std::vector<std::string> names = {"lrr",  "gto",       "oldest", "gtrr", "gtlr",
                                                  "sfp",  "two_level", "swl",    "elf",
-                                                 "ccws", "mascar", "owl"};
+                                                 "ccws", "mascar", "owl",   "laws", "laws_th", "laws_nmd"};
   return names;
 }
 
@@ -97,6 +98,8 @@ std::unique_ptr<SchedulerPolicyIF> make_scheduler_policy(const SchedulerConfig& 
   if (cfg.policy == "ccws") return make_ccws_policy(cfg, key_prefix, context);
   if (cfg.policy == "mascar") return make_mascar_policy(cfg, key_prefix, context);
   if (cfg.policy == "owl") return make_owl_policy(cfg, key_prefix, context);
+  if (cfg.policy == "laws" || cfg.policy == "laws_th" || cfg.policy == "laws_nmd")
+    return make_laws_policy(cfg, key_prefix, context);
   if (cfg.policy == "two_level")
     return policies::make_two_level(cfg.fetch_group_size, make_base_policy(cfg.inner_policy, p + "inner_policy"),
                                     cfg.outer_policy == "gto");

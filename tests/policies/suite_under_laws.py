@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Every workload of the suite (small) runs with verified outputs under LAWS, LAWS-TH and
+LAWS-NMD on the LAWS thesis' Table 2.1 config (no deadlock: the watchdog would fail the run),
+and the LAWS counters of every SM are consistent: sm<i>.laws.cycles = the SM's cycles,
+gtlr_cycles <= cycles, the score was fed exactly the L1D's load classes; with the throttling
+unit, decisions = by_intra + by_stable + by_divergence + released, the cycles by warp limit
+add up to cycles, divergence cycles <= throttled cycles, and laws_nmd never throttles by
+divergence. Somewhere in the suite the score went negative (GTLR) and a limit was set.
+usage: suite_under_laws.py GPUTLM WORKLOADS_DIR TMP_DIR TABLE2_1_CONFIG"""
+import os
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from suite_runner import args, groups_with, run_suite
+
+gputlm, workloads, tmp, (table2_1,) = args(1)
+CLASSES = {"miss": "MISS", "intra": "INTRA", "inter": "INTER", "intra_m": "INTRA_M", "inter_m": "INTER_M"}
+for policy in ["laws", "laws_th", "laws_nmd"]:
+    stats = run_suite(gputlm, workloads, tmp, policy, table2_1, [f"sm.scheduler.policy={policy}"])
+    gtlr = throttled = 0
+    for f, j in stats.items():
+        groups = list(groups_with(j["total"], "laws"))
+        assert groups, f"{policy}/{f}: no sm<i>.laws statistics"
+        for g in groups:
+            l = g["laws"]
+            where = (policy, f, l)
+            assert l["cycles"] == g["cycles"] and l["gtlr_cycles"] <= l["cycles"], where
+            for ours, cache in CLASSES.items():
+                assert l["accesses"][ours] == g["l1d"]["locality"][cache], where
+            gtlr += l["gtlr_cycles"]
+            assert ("decisions" in l) == (policy != "laws"), where
+            if policy == "laws":
+                continue
+            assert l["decisions"] == l["by_intra"] + l["by_stable"] + l["by_divergence"] + l["released"], where
+            assert sum(l["limit_cycles"].values()) == l["cycles"], where
+            assert l["cycles"] - l["limit_cycles"]["none"] == l["throttled_cycles"], where
+            assert l["divergence_cycles"] <= l["throttled_cycles"], where
+            assert policy != "laws_nmd" or l["by_divergence"] == 0, where
+            throttled += l["throttled_cycles"]
+    assert gtlr > 0, f"{policy}: the score never went negative in the whole suite"
+    assert policy == "laws" or throttled > 0, f"{policy}: no warp limit in the whole suite"
+    print(f"{policy}: {len(stats)} workloads verified, LAWS counters consistent, {gtlr} GTLR cycles"
+          + (f", {throttled} throttled cycles" if policy != "laws" else ""))
