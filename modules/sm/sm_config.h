@@ -215,6 +215,7 @@ struct SchedulerConfig {
   std::string inner_policy = "lrr";
   std::string outer_policy = "lrr";
   uint32_t warp_limit = 48;
+  std::string warp_limit_scope = "scheduler";
   std::string impl = "tlm";
   bool verify_repeats = false;
   ElfSchedulerConfig elf;
@@ -260,8 +261,13 @@ struct SchedulerConfig {
             "(oldest group first)",
             config::one_of({"lrr", "gto"}));
     v.param("warp_limit", warp_limit,
-            "swl: warps of each scheduler that may issue (the oldest ones in GTO age order)",
+            "swl: warps that may issue (the oldest ones in GTO age order, not counting warps waiting at a "
+            "barrier, which are never held)",
             config::at_least(1));
+    v.param("warp_limit_scope", warp_limit_scope,
+            "swl: what warp_limit counts: scheduler (each scheduler's warps; GPGPU-Sim's swl) or sm (the SM's "
+            "warps, as LAWS-TH's limit: 001 §3.2's B-SWL searches 1..48 per SM)",
+            config::one_of({"scheduler", "sm"}));
     v.param("verify_repeats", verify_repeats,
             "check every cycle in which a scheduler repeats its last decision (nothing it was decided "
             "from changed) against a full evaluation of its warps; a difference is an error naming the "

@@ -5,7 +5,9 @@ and the LAWS counters of every SM are consistent: sm<i>.laws.cycles = the SM's c
 gtlr_cycles <= cycles, the score was fed exactly the L1D's load classes; with the throttling
 unit, decisions = by_intra + by_stable + by_divergence + released, the cycles by warp limit
 add up to cycles, divergence cycles <= throttled cycles, and laws_nmd never throttles by
-divergence. Somewhere in the suite the score went negative (GTLR) and a limit was set.
+divergence; every repeated scheduler decision is checked (verify_repeats). Somewhere in the suite the score went negative (GTLR) and a limit was set.
+B-SWL's static limit at its tightest SM-wide setting (swl, warp_limit 1 per SM) runs every
+workload too: warps waiting at a barrier must not be held, or CTAs would deadlock.
 usage: suite_under_laws.py GPUTLM WORKLOADS_DIR TMP_DIR TABLE2_1_CONFIG"""
 import os
 import sys
@@ -15,7 +17,9 @@ from suite_runner import args, groups_with, run_suite
 gputlm, workloads, tmp, (table2_1,) = args(1)
 CLASSES = {"miss": "MISS", "intra": "INTRA", "inter": "INTER", "intra_m": "INTRA_M", "inter_m": "INTER_M"}
 for policy in ["laws", "laws_th", "laws_nmd"]:
-    stats = run_suite(gputlm, workloads, tmp, policy, table2_1, [f"sm.scheduler.policy={policy}"])
+    # Every repeated scheduler decision is checked too (the limit and the mode are versioned state).
+    stats = run_suite(gputlm, workloads, tmp, policy, table2_1,
+                      [f"sm.scheduler.policy={policy}", "sm.scheduler.verify_repeats=true"])
     gtlr = throttled = 0
     for f, j in stats.items():
         groups = list(groups_with(j["total"], "laws"))
@@ -40,3 +44,8 @@ for policy in ["laws", "laws_th", "laws_nmd"]:
     assert policy == "laws" or throttled > 0, f"{policy}: no warp limit in the whole suite"
     print(f"{policy}: {len(stats)} workloads verified, LAWS counters consistent, {gtlr} GTLR cycles"
           + (f", {throttled} throttled cycles" if policy != "laws" else ""))
+
+run_suite(gputlm, workloads, tmp, "swl_sm1", table2_1,
+          ["sm.scheduler.policy=swl", "sm.scheduler.warp_limit=1", "sm.scheduler.warp_limit_scope=sm",
+           "sm.scheduler.verify_repeats=true"])
+print("swl, warp_limit 1 per SM: every workload verified (no barrier deadlock)")

@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "core/config/config_source.h"
+#include "isa/exec/warp_context.h"
 #include "sm/scheduler/scheduler_policy.h"
+#include "sm/warp_table.h"
 
 using namespace gputlm;
 using namespace gputlm::sm;
@@ -106,6 +108,42 @@ TEST_CASE("policy_swl: GTO over the warp_limit oldest warps only", "[sm][policy]
   CHECK(order_of(*p, w) == Order{4, 0});
   p->issued(0, alu());
   CHECK(order_of(*p, w) == Order{0, 4});
+}
+
+TEST_CASE("policy_swl: warps waiting at a barrier neither count nor are held; sm scope counts the SM", "[sm][policy]") {
+  // Slots 0..3 of one CTA, slot 3 the oldest.
+  WarpTable t(4, 2);
+  std::vector<isa::WarpContext> ctx(4);
+  std::vector<WarpView> all;
+  for (uint32_t w = 0; w < 4; ++w) {
+    t[w].valid = true;
+    t[w].ctx = &ctx[w];
+    t[w].age = warp_age(0, 3 - w);
+    all.push_back({w, w, t[w].age});
+  }
+  t.note_residency_change();
+  SchedulerConfig c;
+  c.policy = "swl";
+  c.warp_limit = 2;
+  PolicyContext ctx_in;
+  ctx_in.warps = &t;
+  auto p = make_scheduler_policy(c, "sm.scheduler", ctx_in);
+  CHECK(order_of(*p, all) == Order{3, 2});
+  CHECK(p->has_state_version());
+  const uint64_t v = p->state_version();
+  ctx[3].status = isa::WarpStatus::AtBarrier;  // the oldest waits: the next two oldest may issue
+  t.note_barrier_change();
+  CHECK(p->state_version() != v);
+  CHECK(order_of(*p, all) == Order{3, 2, 1});
+  ctx[3].status = isa::WarpStatus::Ready;
+  t.note_barrier_change();
+  CHECK(order_of(*p, all) == Order{3, 2});
+  // sm scope, two schedulers: the SM's two oldest (3 and 2) are split between them.
+  c.warp_limit_scope = "sm";
+  auto s0 = make_scheduler_policy(c, "sm.scheduler", ctx_in), s1 = make_scheduler_policy(c, "sm.scheduler", ctx_in);
+  CHECK(order_of(*s0, {all[0], all[2]}) == Order{2});
+  CHECK(order_of(*s1, {all[1], all[3]}) == Order{3});
+  CHECK_THROWS_AS(make_scheduler_policy(c), std::invalid_argument);  // sm scope needs the warp table
 }
 
 TEST_CASE("policy_two_level: active fetch group first, inner and outer policies", "[sm][policy]") {

@@ -1,9 +1,12 @@
 // GTO (digest §A2), oldest-first, SWL (§A8) and SFP (§A5): age- or id-ordered policies.
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 #include <utility>
 
+#include "isa/exec/warp_context.h"
 #include "sm/scheduler/policies/base_policies.h"
+#include "sm/warp_table.h"
 
 namespace gputlm::sm::policies {
 
@@ -60,29 +63,56 @@ class Oldest : public SchedulerPolicyIF {
   void issued(uint32_t, const isa::Instruction&) override {}
 };
 
-// Static warp limiting (B-SWL): GTO over the `limit` oldest warps of the scheduler; the
-// others may not issue.
+// Static warp limiting (B-SWL): GTO over the `limit` oldest warps of the scheduler (or,
+// with sm_scope, of the SM); the others may not issue. With the warp table, warps waiting
+// at a barrier neither count nor are held: a limit below a CTA's warps would otherwise stop
+// the CTA at its first barrier, waiting for warps the limit holds back.
 class Swl : public SchedulerPolicyIF {
  public:
-  explicit Swl(uint32_t limit) : limit_(limit) {}
+  Swl(uint32_t limit, bool sm_scope, const WarpTable* table) : limit_(limit), sm_scope_(sm_scope), table_(table) {}
   const char* name() const override { return "swl"; }
   void order(const std::vector<WarpView>& warps, std::vector<uint32_t>& out) override {
+    candidates_.clear();
+    if (sm_scope_) {  // every live warp of the SM
+      for (uint32_t w = 0; w < table_->size(); ++w)
+        if (table_->live(w)) candidates_.push_back(WarpView{w, w, (*table_)[w].age});
+    } else {
+      candidates_ = warps;
+    }
+    waiting_.clear();
+    if (table_) {
+      auto at_barrier = [&](const WarpView& w) { return (*table_)[w.slot].ctx->status == isa::WarpStatus::AtBarrier; };
+      for (const WarpView& w : candidates_)
+        if (at_barrier(w)) waiting_.push_back(w.slot);
+      candidates_.erase(std::remove_if(candidates_.begin(), candidates_.end(), at_barrier), candidates_.end());
+    }
     allowed_.clear();
-    oldest_first(warps, kNoWarp, allowed_);
+    oldest_first(candidates_, kNoWarp, allowed_);
     if (allowed_.size() > limit_) allowed_.resize(limit_);
+    allowed_.insert(allowed_.end(), waiting_.begin(), waiting_.end());
     subset_.clear();
     for (const WarpView& w : warps)
       if (std::find(allowed_.begin(), allowed_.end(), w.slot) != allowed_.end()) subset_.push_back(w);
     gto_.order(subset_, out);
+  }
+  // The allowed set changes with barrier arrivals and releases and, with sm_scope, with the
+  // other schedulers' warps (a scheduler repeating its decision would not see those).
+  // Both versions only grow, so their sum changes whenever one does.
+  bool has_state_version() const override { return table_ != nullptr; }
+  uint64_t state_version() const override {
+    if (!table_) return 0;
+    return table_->barrier_version() + (sm_scope_ ? table_->residency_version() : 0);
   }
   void issued(uint32_t slot, const isa::Instruction& in) override { gto_.issued(slot, in); }
   void warp_removed(uint32_t slot) override { gto_.warp_removed(slot); }
 
  private:
   uint32_t limit_;
+  bool sm_scope_;
+  const WarpTable* table_;
   Gto gto_;
-  std::vector<uint32_t> allowed_;
-  std::vector<WarpView> subset_;
+  std::vector<uint32_t> allowed_, waiting_;
+  std::vector<WarpView> subset_, candidates_;
 };
 
 // Simple fixed priority: lower warp id first, always (the warp keeps issuing until it
@@ -100,7 +130,10 @@ class Sfp : public SchedulerPolicyIF {
 
 std::unique_ptr<SchedulerPolicyIF> make_gto() { return std::make_unique<Gto>(); }
 std::unique_ptr<SchedulerPolicyIF> make_oldest() { return std::make_unique<Oldest>(); }
-std::unique_ptr<SchedulerPolicyIF> make_swl(uint32_t warp_limit) { return std::make_unique<Swl>(warp_limit); }
+std::unique_ptr<SchedulerPolicyIF> make_swl(uint32_t warp_limit, bool sm_scope, const WarpTable* table) {
+  if (sm_scope && table == nullptr) throw std::invalid_argument("swl with sm scope needs the SM's warp table");
+  return std::make_unique<Swl>(warp_limit, sm_scope, table);
+}
 std::unique_ptr<SchedulerPolicyIF> make_sfp() { return std::make_unique<Sfp>(); }
 
 }  // namespace gputlm::sm::policies

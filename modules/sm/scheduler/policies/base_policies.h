@@ -13,7 +13,10 @@ std::unique_ptr<SchedulerPolicyIF> make_oldest();
 std::unique_ptr<SchedulerPolicyIF> make_gtrr();
 std::unique_ptr<SchedulerPolicyIF> make_gtlr();
 std::unique_ptr<SchedulerPolicyIF> make_sfp();
-std::unique_ptr<SchedulerPolicyIF> make_swl(uint32_t warp_limit);
+// table: the SM's warp table (barrier-waiting warps neither count nor are held; needed for
+// sm_scope); null: the limit counts every warp passed to order().
+std::unique_ptr<SchedulerPolicyIF> make_swl(uint32_t warp_limit, bool sm_scope = false,
+                                            const WarpTable* table = nullptr);
 std::unique_ptr<SchedulerPolicyIF> make_two_level(uint32_t group_size, std::unique_ptr<SchedulerPolicyIF> inner,
                                                   bool outer_gto);
 

@@ -93,7 +93,7 @@ std::unique_ptr<SchedulerPolicyIF> make_scheduler_policy(const SchedulerConfig& 
                               "was configured; install Debian's verilator and reconfigure)");
 #endif
   }
-  if (cfg.policy == "swl") return policies::make_swl(cfg.warp_limit);
+  if (cfg.policy == "swl") return policies::make_swl(cfg.warp_limit, cfg.warp_limit_scope == "sm", context.warps);
   if (cfg.policy == "elf") return std::make_unique<ElfPolicy>(cfg.elf, key_prefix, context);
   if (cfg.policy == "ccws") return make_ccws_policy(cfg, key_prefix, context);
   if (cfg.policy == "mascar") return make_mascar_policy(cfg, key_prefix, context);
