@@ -76,7 +76,7 @@ Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32
     // occupied is the throttling unit's MSHR-full event (Load_CNT from the entries' owners).
     // No hook under other policies.
     laws_owners_ = [this] { return l1d_.mshr_owner_mask(); };
-    l1d_.set_access_hook([this, laws](const mem::AccessRecord& r) { laws->access(r, r.mshr_full, laws_owners_); });
+    l1d_.set_access_hook([this, laws](const mem::AccessRecord& r) { laws->access(r, laws_owners_); });
   }
 
   // Issue -> operand collector -> units / LSU -> writeback -> retire sink.
@@ -101,7 +101,10 @@ Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32
   }
   lsu_.out.bind(writeback_.in);
   lsu_.writeback_status.bind(writeback_.status_export);
+  const std::size_t taps_before_l1d = taps_.size();
   bind_tapped(lsu_.l1d, l1d_.upstream, taps, "l1d", lsu_.name(), l1d_.name(), core_clock, taps_);
+  // Retries past the socket only where no tap would miss them (lsu.retry_shortcut).
+  if (taps_.size() == taps_before_l1d) lsu_.l1d_retry.bind(l1d_.retry_export);
   bind_tapped(lsu_.l1c, l1c_.upstream, taps, "l1c", lsu_.name(), l1c_.name(), core_clock, taps_);
   bind_tapped(lsu_.l1t, l1t_.upstream, taps, "l1t", lsu_.name(), l1t_.name(), core_clock, taps_);
   lsu_.bypass.bind(arbiter_.upstream);  // atomics past the L1D (lsu.atomics_bypass_l1d)

@@ -37,7 +37,9 @@ struct Bench {
       : root("t"), s(c, t, slots, schedulers, "sm.scheduler", &root), table(slots, 2), ctx(slots) {}
   // An access; `full`: every MSHR entry occupied after it.
   void access(int32_t warp, LocalityClass c, uint64_t cycle = 0, bool full = false) {
-    s.access(rec(warp, c, cycle), full, owners_fn);
+    mem::AccessRecord r = rec(warp, c, cycle);
+    r.mshr_full = full;
+    s.access(r, owners_fn);
   }
   // A refused access while the MSHRs are full (no class): the MSHR-full event alone.
   void full_event(uint64_t cycle, int32_t warp = 0) {
@@ -45,7 +47,8 @@ struct Bench {
     r.warp = warp;
     r.cycle = cycle;
     r.outcome = mem::AccessOutcome::ReservationFail;
-    s.access(r, true, owners_fn);
+    r.mshr_full = true;
+    s.access(r, owners_fn);
   }
   void place(uint32_t warps) {
     for (uint32_t w = 0; w < warps; ++w) {

@@ -47,7 +47,7 @@ struct MemExtension : tlm::tlm_extension<MemExtension> {
   uint8_t reply_parts = 1;
   std::array<int16_t, kMshrLevels> mshr_index{kNoMshrIndex, kNoMshrIndex};
   bool owner = false;  // Mascar: request from the owner warp
-  uint64_t issue_cycle = 0;
+  uint64_t issue_cycle = 0;  // the cycle the requester first sent it (retries of a refused request keep it)
   MemStatus status = MemStatus::Ok;
   ReservationFail fail_cause = ReservationFail::None;
   uint64_t id = 0;  // unique per transaction, for tracing and golden-model matching

@@ -82,6 +82,7 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& cfg, const ClockDo
       downstream("downstream"),
       status_export("status_export"),
       control_export("control_export"),
+      retry_export("retry_export"),
       cfg_(validated(cfg, basename())),
       domain_(domain),
       stall_mode_(cfg_.fail_mode == "stall"),
@@ -133,6 +134,7 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& cfg, const ClockDo
   downstream.register_nb_transport_bw(this, &Cache::downstream_bw);
   status_export.bind(*this);
   control_export.bind(*this);
+  retry_export.bind(*this);
   writeback_blocks_.reserve(static_cast<std::size_t>(cfg_.sets) * cfg_.ways);
   process_ = std::make_unique<ClockedProcess>("tick", domain_, [this](uint64_t c) { return tick(c); });
 }
@@ -275,6 +277,32 @@ tlm::tlm_sync_enum Cache::upstream_fw(tlm::tlm_generic_payload& gp, tlm::tlm_pha
   }
   ph = tlm::END_REQ;
   return tlm::TLM_UPDATED;
+}
+
+// What upstream_fw does with a BEGIN_REQ that is decided at once, without reading the
+// payload until the access proceeds (L1RetryIF).
+RetryResult Cache::retry(tlm::tlm_generic_payload& gp, const AccessKey& key) {
+  catch_up();
+  RetryResult res;
+  const uint64_t cycle = domain_.now();
+  // upstream_fw's other paths (a protocol error, stall mode, a deferral) are left to it.
+  if (stall_mode_ || deferred_ || input_waiting_ || !port_free(cycle) || response_queue_full()) return res;
+  use_port(cycle);
+  const Result r = access(key, gp, cycle);
+  process_->wake();
+  if (r.outcome == AccessOutcome::ReservationFail || r.outcome == AccessOutcome::Nack) {
+    res.outcome = RetryResult::Outcome::Refused;
+    res.status = r.outcome == AccessOutcome::Nack ? MemStatus::Nack : MemStatus::ReservationFail;
+    res.cause = r.cause;
+    return res;
+  }
+  {  // as upstream_fw: the payload may carry the status of its refused attempt
+    MemExtension& e = mem_ext(gp);
+    e.status = MemStatus::Ok;
+    e.fail_cause = ReservationFail::None;
+  }
+  res.outcome = RetryResult::Outcome::Accepted;
+  return res;
 }
 
 void Cache::evaluate_deferred(uint64_t cycle) {

@@ -60,12 +60,13 @@ class CacheError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheControlIF {
+class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheControlIF, public L1RetryIF {
  public:
   tlm_utils::simple_target_socket<Cache> upstream;
   tlm_utils::simple_initiator_socket<Cache> downstream;
   sc_core::sc_export<CacheStatusIF> status_export;
   sc_core::sc_export<CacheControlIF> control_export;
+  sc_core::sc_export<L1RetryIF> retry_export;
 
   // Validates cfg (config::ConfigError naming the key under `name`).
   Cache(sc_core::sc_module_name name, const CacheConfig& cfg, const ClockDomain& domain, stats::Group& parent);
@@ -92,6 +93,8 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   void set_owner_warp(int32_t warp) override;
   int32_t owner_warp() const override;
   void invalidate_all() override;
+  // L1RetryIF
+  RetryResult retry(tlm::tlm_generic_payload& gp, const AccessKey& key) override;
 
   const CacheConfig& config() const { return cfg_; }
   const TagArray& tags() const { return tags_; }
@@ -136,6 +139,7 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
 
   // an access (cache_access.cpp)
   Result access(tlm::tlm_generic_payload& gp, uint64_t cycle);
+  Result access(const AccessKey& key, tlm::tlm_generic_payload& gp, uint64_t cycle);
   Result access_write_through(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way);
   Result miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way, uint32_t sector);
   void finish_access(AccessRecord& rec);

@@ -13,36 +13,48 @@ bool is_demand_load(AccessKind k) { return k == AccessKind::Load; }
 }  // namespace
 
 Cache::Result Cache::access(tlm::tlm_generic_payload& gp, uint64_t cycle) {
-  MemExtension& ext = mem_ext(gp);
-  const uint64_t address = gp.get_address();
+  const MemExtension& ext = mem_ext(gp);
+  AccessKey key;
+  key.address = gp.get_address();
+  key.bytes = gp.get_data_length();
+  key.kind = ext.kind;
+  key.sm = ext.sm;
+  key.warp = ext.warp;
+  return access(key, gp, cycle);
+}
+
+// Reads the request only from `key` until the access proceeds (a refusal never touches
+// `gp`: L1RetryIF relies on it).
+Cache::Result Cache::access(const AccessKey& key, tlm::tlm_generic_payload& gp, uint64_t cycle) {
+  const uint64_t address = key.address;
   const uint32_t unit = tags_.sector_size();  // = line size when unsectored
-  if (gp.get_data_length() == 0 || address % unit + gp.get_data_length() > unit)
+  if (key.bytes == 0 || address % unit + key.bytes > unit)
     throw CacheError(std::string(name()) + ": access at " + hex_address(address) + " of " +
-                     std::to_string(gp.get_data_length()) + " bytes crosses a " + std::to_string(unit) + "-byte " +
+                     std::to_string(key.bytes) + " bytes crosses a " + std::to_string(unit) + "-byte " +
                      (cfg_.sectors > 1 ? "sector" : "line"));
-  const bool write = is_write_kind(ext.kind);
+  const bool write = is_write_kind(key.kind);
   if (write && read_only_)
-    throw CacheError(std::string(name()) + ": " + to_string(ext.kind) + " to read-only cache at " +
-                     hex_address(address) + " (warp " + std::to_string(ext.warp) + ")");
+    throw CacheError(std::string(name()) + ": " + to_string(key.kind) + " to read-only cache at " +
+                     hex_address(address) + " (warp " + std::to_string(key.warp) + ")");
 
   AccessRecord rec;
   rec.cycle = cycle;
   rec.address = address;
-  rec.bytes = gp.get_data_length();
+  rec.bytes = key.bytes;
   rec.block = tags_.block_of(address);
   rec.set = tags_.set_of(rec.block);
-  rec.kind = ext.kind;
-  rec.sm = ext.sm;
-  rec.warp = ext.warp;
+  rec.kind = key.kind;
+  rec.sm = key.sm;
+  rec.warp = key.warp;
   const int32_t way = tags_.find(rec.set, rec.block);
   const uint32_t sector = tags_.sector_bit(address);
   const bool valid_hit = way >= 0 && (tags_.line(rec.set, static_cast<uint32_t>(way)).valid_sectors & sector) != 0;
   // Lazy fetch-on-read: a store writes whatever state its sector is in (GPGPU-Sim's probe
   // is a hit for a written sector, readable or not) and never fetches.
-  const bool lazy_store = lazy_ && ext.kind == AccessKind::Store;
+  const bool lazy_store = lazy_ && key.kind == AccessKind::Store;
   // Mascar (002 §III-D): with an owner set, only hits of other warps proceed.
   const int32_t owner = owner_warp();
-  const bool nack = owner >= 0 && ext.warp != owner && !stall_mode_;
+  const bool nack = owner >= 0 && key.warp != owner && !stall_mode_;
 
   Result r;
   if (write && write_evict_) {
@@ -57,8 +69,8 @@ Cache::Result Cache::access(tlm::tlm_generic_payload& gp, uint64_t cycle) {
     CacheLine& line = tags_.line(rec.set, static_cast<uint32_t>(way));
     tags_.touch(rec.set, static_cast<uint32_t>(way));
     if (write) tags_.mark_dirty(rec.set, static_cast<uint32_t>(way), sector);
-    if (is_demand_load(ext.kind))
-      rec.locality = line.wid == ext.warp ? LocalityClass::Intra : LocalityClass::Inter;
+    if (is_demand_load(key.kind))
+      rec.locality = line.wid == key.warp ? LocalityClass::Intra : LocalityClass::Inter;
     r.outcome = AccessOutcome::Hit;
     hold(gp);
     respond(gp, cycle + cfg_.hit_latency);
@@ -101,7 +113,6 @@ Cache::Result Cache::access_write_through(tlm::tlm_generic_payload& gp, AccessRe
 }
 
 Cache::Result Cache::miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way, uint32_t sector) {
-  MemExtension& ext = mem_ext(gp);
   // The MSHR tracks fetch units: lines, or sectors of a sectored cache.
   const uint64_t unit_block = rec.address / tags_.sector_size();
   MissQuery q;
@@ -129,13 +140,13 @@ Cache::Result Cache::miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32
     r.cause = plan.cause;
     return r;
   }
-  const MshrField field{&gp, ext.warp, is_write_kind(ext.kind)};
+  const MshrField field{&gp, rec.warp, is_write_kind(rec.kind)};
   rec.mshr_entry = plan.entry;
   if (plan.action == MshrAction::Merge) {
     const int32_t first_warp = mshr_->field(plan.entry, 0).warp;
     mshr_->commit(plan, unit_block, field);
-    if (is_demand_load(ext.kind))
-      rec.locality = first_warp == ext.warp ? LocalityClass::IntraMerge : LocalityClass::InterMerge;
+    if (is_demand_load(rec.kind))
+      rec.locality = first_warp == rec.warp ? LocalityClass::IntraMerge : LocalityClass::InterMerge;
     r.outcome = q.matched_way >= 0 ? AccessOutcome::HitReserved : AccessOutcome::SecondaryMiss;
     hold(gp);
     return r;
@@ -157,19 +168,20 @@ Cache::Result Cache::miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32
       if (victim_dirty) push_writeback(tags_.line(rec.set, v).block, tags_.writeback_bytes(tags_.line(rec.set, v)));
       if (eviction_hook_ && tags_.line(rec.set, v).state == LineState::Valid)
         eviction_hook_(rec.cycle, tags_.line(rec.set, v).block, tags_.line(rec.set, v).wid);
-      tags_.reserve(rec.set, v, rec.block, ext.warp, plan.entry, sector);
+      tags_.reserve(rec.set, v, rec.block, rec.warp, plan.entry, sector);
     }
   }
   mshr_->commit(plan, unit_block, field);
   const uint32_t unit = tags_.sector_size();
+  const MemExtension& ext = mem_ext(gp);
   tlm::tlm_generic_payload* d = new_downstream(&ext, unit_block * unit, unit, false);
   Link& link = *d->get_extension<Link>();
   link.role = Link::Role::Fetch;
   link.entry = plan.entry;
   mem_ext(*d).mshr_index[cfg_.level] = static_cast<int16_t>(plan.entry);
-  if (ext.kind != AccessKind::InstFetch && ext.kind != AccessKind::Prefetch) mem_ext(*d).kind = AccessKind::Load;
+  if (rec.kind != AccessKind::InstFetch && rec.kind != AccessKind::Prefetch) mem_ext(*d).kind = AccessKind::Load;
   miss_queue_.push(d, rec.cycle + cfg_.miss_latency);
-  if (is_demand_load(ext.kind)) rec.locality = LocalityClass::Miss;
+  if (is_demand_load(rec.kind)) rec.locality = LocalityClass::Miss;
   r.outcome = AccessOutcome::PrimaryMiss;
   hold(gp);
   return r;
@@ -178,7 +190,6 @@ Cache::Result Cache::miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32
 // GPGPU-Sim's wr_hit_wb / wr_miss_wa_lazy_fetch_on_read: the store is answered as a hit;
 // an absent line takes a victim (written back when dirty) without an MSHR or a fetch.
 Cache::Result Cache::lazy_write(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32_t way, uint32_t sector) {
-  const MemExtension& ext = mem_ext(gp);
   Result r;
   if (way >= 0) {
     const CacheLine& l = tags_.line(rec.set, static_cast<uint32_t>(way));
@@ -205,13 +216,14 @@ Cache::Result Cache::lazy_write(tlm::tlm_generic_payload& gp, AccessRecord& rec,
     const CacheLine& v = tags_.line(rec.set, static_cast<uint32_t>(way));
     if (v.state == LineState::Valid && v.dirty) push_writeback(v.block, tags_.writeback_bytes(v));
     if (eviction_hook_ && v.state == LineState::Valid) eviction_hook_(rec.cycle, v.block, v.wid);
-    tags_.install(rec.set, static_cast<uint32_t>(way), rec.block, ext.warp, 0);
+    tags_.install(rec.set, static_cast<uint32_t>(way), rec.block, rec.warp, 0);
   }
   if (r.outcome != AccessOutcome::LazyWrite) tags_.touch(rec.set, static_cast<uint32_t>(way));
   // The bytes written: the byte mask within the access, or every byte of it when the
   // request carries no mask at all (the mask is relative to a 128-byte line).
   const uint32_t first = static_cast<uint32_t>(gp.get_address() % cfg_.line_size);
   const uint32_t mask_first = static_cast<uint32_t>(gp.get_address() % 128);
+  const MemExtension& ext = mem_ext(gp);
   const bool unmasked = ext.byte_mask.none() && ext.sector_mask == 0;
   std::bitset<128> bytes;
   for (uint32_t k = 0; k < gp.get_data_length(); ++k)

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <systemc>
+#include <tlm>
 
 #include "core/tlm/mem_extension.h"
 
@@ -69,6 +70,42 @@ class CacheStatusIF : public virtual sc_core::sc_interface {
   // Changes whenever some probe() answer may have changed (Mascar's stranded-hit count
   // reuses its probes while it stays the same).
   virtual uint64_t contents_version() const = 0;
+};
+
+// What a cache reads of a request to decide an access: kept by a requester whose request
+// was refused, so that it can try again through L1RetryIF.
+struct AccessKey {
+  uint64_t address = 0;
+  uint32_t bytes = 0;
+  AccessKind kind = AccessKind::Load;
+  int32_t sm = -1;
+  int32_t warp = -1;
+};
+
+struct RetryResult {
+  enum class Outcome : uint8_t {
+    NotTried,  // not decided at once (port taken, response queue full, stall mode): send BEGIN_REQ
+    Accepted,  // as BEGIN_REQ answered END_REQ at once (TLM_UPDATED)
+    Refused,   // as BEGIN_REQ answered TLM_COMPLETED with `status` and `cause`
+  };
+  Outcome outcome = Outcome::NotTried;
+  MemStatus status = MemStatus::Ok;
+  ReservationFail cause = ReservationFail::None;
+};
+
+// A simulation shortcut with no hardware behind it: retrying a refused request here decides
+// exactly what its BEGIN_REQ would (the same port, queues, tags, MSHR, owner rule,
+// statistics and hook) but reads the request from `key` instead of the payload, so a retry
+// that is refused again touches neither the payload nor its extensions, nor sets their
+// status (the requester clears it after a refusal anyway). Under Mascar's CAR the LSU
+// rotates through up to 64 refused requests, one retry per cycle; reading each payload
+// again cost more host time than the rest of Mascar (docs/performance.md, issue 13).
+// A requester uses it only where nothing observes the socket (no tap).
+class L1RetryIF : public virtual sc_core::sc_interface {
+ public:
+  // `gp` is the refused payload, `key` what was read of it; an accepted access takes it
+  // as BEGIN_REQ would.
+  virtual RetryResult retry(tlm::tlm_generic_payload& gp, const AccessKey& key) = 0;
 };
 
 // Driven by the SM / GPU.

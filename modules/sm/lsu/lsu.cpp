@@ -14,9 +14,9 @@ namespace gputlm::sm {
 namespace {
 const std::vector<std::string> kFailLabels{"mshr_entries_full", "mshr_fields_full", "miss_queue_full", "set_locked",
                                            "nack"};
-std::size_t fail_index(const MemExtension& ext) {
-  if (ext.status == MemStatus::Nack) return 4;
-  switch (ext.fail_cause) {
+std::size_t fail_index(MemStatus status, ReservationFail cause) {
+  if (status == MemStatus::Nack) return 4;
+  switch (cause) {
     case ReservationFail::MshrEntriesFull: return 0;
     case ReservationFail::MshrFieldsFull: return 1;
     case ReservationFail::MissQueueFull: return 2;
@@ -125,6 +125,7 @@ Lsu::~Lsu() = default;
 
 void Lsu::end_of_elaboration() {
   queue_->set_l1_status(l1d_status.size() > 0 ? l1d_status.operator->() : nullptr);
+  if (cfg_.retry_shortcut && l1d_retry.size() > 0) l1d_retry_ = l1d_retry.operator->();
 }
 
 tlm_utils::simple_initiator_socket_tagged<Lsu>& Lsu::socket(L1Port p) {
@@ -196,6 +197,8 @@ void Lsu::process_events(uint64_t cycle) {
       deferred_.gp = nullptr;
       rejected(gp);
       r.nacked = last_refusal_nack_;
+      r.refused = true;
+      if (!deferred_from_queue_) to_send_[next_send_].refused = true;  // stays at the head if no queue takes it
       if (queue_->take(r, cycle)) {
         if (!deferred_from_queue_) ++next_send_;
       } else if (deferred_from_queue_) {
@@ -248,10 +251,14 @@ void Lsu::answered(tlm::tlm_generic_payload& gp) {
   gp.release();
 }
 
+void Lsu::count_refusal(MemStatus status, ReservationFail cause) {
+  reservation_fails_.add(fail_index(status, cause));
+  last_refusal_nack_ = status == MemStatus::Nack;
+}
+
 void Lsu::rejected(tlm::tlm_generic_payload& gp) {
   MemExtension& ext = mem_ext(gp);
-  reservation_fails_.add(fail_index(ext));
-  last_refusal_nack_ = ext.status == MemStatus::Nack;
+  count_refusal(ext.status, ext.fail_cause);
   ext.status = MemStatus::Ok;  // ready to be sent again
   ext.fail_cause = ReservationFail::None;
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
@@ -259,7 +266,18 @@ void Lsu::rejected(tlm::tlm_generic_payload& gp) {
 
 Lsu::SendResult Lsu::send(const LsuRequest& r, uint64_t cycle) {
   tlm::tlm_generic_payload& gp = *r.gp;
-  mem_ext(gp).issue_cycle = cycle;
+  if (r.refused && r.port == L1Port::Data && l1d_retry_) {
+    const mem::RetryResult res = l1d_retry_->retry(gp, mem::AccessKey{r.address, r.bytes, r.kind, r.sm, r.warp});
+    if (res.outcome == mem::RetryResult::Outcome::Refused) {  // the payload was left as it was
+      count_refusal(res.status, res.cause);
+      return SendResult::Rejected;
+    }
+    if (res.outcome == mem::RetryResult::Outcome::Accepted) {
+      accepted(gp);
+      return SendResult::Accepted;
+    }
+  }
+  if (!r.refused) mem_ext(gp).issue_cycle = cycle;  // the first attempt: retries keep it
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   const tlm::tlm_sync_enum s = socket(r.port)->nb_transport_fw(gp, ph, t);
@@ -318,6 +336,8 @@ void Lsu::send_requests(uint64_t cycle) {
         return;
       case SendResult::Rejected:
         r.nacked = last_refusal_nack_;
+        r.refused = true;
+        if (!from_queue) to_send_[next_send_].refused = true;  // stays at the head if no queue takes it
         if (queue_->take(r, cycle)) {
           if (!from_queue) ++next_send_;
           break;

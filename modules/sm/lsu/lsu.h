@@ -81,6 +81,9 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   sc_core::sc_port<mem::CacheStatusIF, 1, sc_core::SC_ZERO_OR_MORE_BOUND> l1d_status;
   // The constant and texture caches' status (Mascar observes their saturation too).
   sc_core::sc_port<mem::CacheStatusIF, 1, sc_core::SC_ZERO_OR_MORE_BOUND> l1c_status, l1t_status;
+  // The L1D's retry interface (optional; used when lsu.retry_shortcut is set): a refused
+  // request is tried again there, exactly as by BEGIN_REQ, without reading its payload.
+  sc_core::sc_port<mem::L1RetryIF, 1, sc_core::SC_ZERO_OR_MORE_BOUND> l1d_retry;
 
   // Validates cfg (config::ConfigError naming "lsu.<key>").
   Lsu(sc_core::sc_module_name name, const LsuConfig& cfg, const LsuPlacement& placement, const ClockDomain& domain,
@@ -145,6 +148,7 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   void accepted(tlm::tlm_generic_payload& gp);
   void answered(tlm::tlm_generic_payload& gp);
   void rejected(tlm::tlm_generic_payload& gp);
+  void count_refusal(MemStatus status, ReservationFail cause);
   void complete(uint64_t cycle);
   void note_if_finished(const Slot& s);  // counts s in finished_slots_ when it just finished
   tlm_utils::simple_initiator_socket_tagged<Lsu>& socket(L1Port p);
@@ -156,6 +160,7 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   SharedMemoryBanks shared_;
   LocalMemoryMap local_map_;
   std::unique_ptr<ReexecQueueIF> queue_;
+  mem::L1RetryIF* l1d_retry_ = nullptr;  // bound and enabled (end_of_elaboration)
   PayloadPool pool_;
 
   std::vector<Slot> slots_;

@@ -25,6 +25,7 @@ struct LsuConfig {
   uint64_t local_base = isa::kLocalWindowBase;
   uint64_t const_base = isa::kConstWindowBase;
   uint64_t param_base = isa::kConstWindowBase + isa::kWindowBytes / 2;
+  bool retry_shortcut = true;
 
   template <class V>
   void visit(V& v) {
@@ -49,6 +50,11 @@ struct LsuConfig {
     v.param("local_base", local_base, "start of the timing address window of local memory (GPGPU-Sim mapping)");
     v.param("const_base", const_base, "timing address of constant bank 0 offset 0");
     v.param("param_base", param_base, "timing address of parameter space (read through the constant cache)");
+    v.param("retry_shortcut", retry_shortcut,
+            "a simulation shortcut, results identical either way: a request the L1D refused is retried through the "
+            "L1D's retry interface, without reading its payload again (much host time under Mascar's CAR); false: "
+            "every retry is a BEGIN_REQ on the socket. Off by itself where a tap observes the L1D socket",
+            config::any());
   }
   void validate(const std::string& key_prefix) const;
 };

@@ -167,7 +167,16 @@ void Lsu::add_requests(const std::vector<LineRequest>& lines, L1Port port, uint3
     ++s.unsent;
     useful_bytes_.add(lr.byte_mask.count());
     sector_bytes_.add(static_cast<uint64_t>(std::bitset<32>(lr.sector_mask).count()) * sector);
-    to_send_.push_back(LsuRequest{gp, port, ext.warp, kind, wi.seq});
+    LsuRequest r;
+    r.gp = gp;
+    r.seq = wi.seq;
+    r.address = seg.address;
+    r.bytes = seg.bytes;
+    r.sm = ext.sm;
+    r.warp = ext.warp;
+    r.port = port;
+    r.kind = kind;
+    to_send_.push_back(r);
   }
 }
 

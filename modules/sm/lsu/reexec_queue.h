@@ -26,14 +26,19 @@ enum class L1Port : uint8_t { Data, Constant, Texture, Bypass };
 inline constexpr uint32_t kL1Ports = 4;
 
 // A line request on its way from the LSU to an L1 (what a queue entry holds: the
-// payload keeps address, masks, warp and kind in its MemExtension).
+// payload keeps address, masks, warp and kind in its MemExtension; the copies here let a
+// refused request be retried without reading the payload, mem::L1RetryIF).
 struct LsuRequest {
   tlm::tlm_generic_payload* gp = nullptr;
-  L1Port port = L1Port::Data;
-  int32_t warp = -1;
-  AccessKind kind = AccessKind::Load;
   uint64_t seq = 0;  // issue order of its warp instruction
-  bool nacked = false;  // set by the LSU on a refused request: the L1 NACKed it (Mascar owner rule)
+  uint64_t address = 0;
+  uint32_t bytes = 0;
+  int32_t sm = -1;
+  int32_t warp = -1;
+  L1Port port = L1Port::Data;
+  AccessKind kind = AccessKind::Load;
+  bool nacked = false;   // set by the LSU on a refused request: the L1 NACKed it (Mascar owner rule)
+  bool refused = false;  // an L1 refused it at least once
 };
 
 struct ReexecQueueConfig {

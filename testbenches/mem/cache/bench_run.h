@@ -43,9 +43,9 @@ inline BenchRun run_bench(const CacheConfig& cfg, ResponderOptions mem, const st
   b->cache.set_access_hook([acc](const AccessRecord& a) { acc->push_back(a); });
   sc_core::sc_spawn([b, body] { body(*b); }, "test_body", &big_stack());
   sc_core::sc_start();
-  b->up_check.check_quiescent();
+  b->up_check->check_quiescent();
   b->down_check.check_quiescent();
-  REQUIRE(b->up_check.violations().empty());
+  REQUIRE(b->up_check->violations().empty());
   REQUIRE(b->down_check.violations().empty());
   return r;
 }

@@ -37,7 +37,7 @@ void CacheDriver::finish(tlm::tlm_generic_payload& gp, std::size_t index) {
   if (on_finished) on_finished(index);
 }
 
-std::size_t CacheDriver::send(uint64_t address, AccessKind kind, int32_t warp, uint32_t bytes) {
+std::size_t CacheDriver::send(uint64_t address, AccessKind kind, int32_t warp, uint32_t bytes, bool again) {
   if (waiting_end_req_) throw std::logic_error("CacheDriver::send while waiting for END_REQ");
   tlm::tlm_generic_payload* gp = pool_.allocate();
   gp->acquire();
@@ -61,6 +61,23 @@ std::size_t CacheDriver::send(uint64_t address, AccessKind kind, int32_t warp, u
   records_.push_back(rec);
   live_.emplace_back(gp, index);
   ++in_flight_;
+  if (again && retry_) {
+    const RetryResult res = retry_->retry(*gp, AccessKey{address, bytes, kind, 0, warp});
+    if (res.outcome == RetryResult::Outcome::Refused) {
+      ++retries_decided_;
+      records_[index].ret = tlm::TLM_COMPLETED;
+      records_[index].status = res.status;
+      records_[index].cause = res.cause;
+      finish(*gp, index);
+      return index;
+    }
+    if (res.outcome == RetryResult::Outcome::Accepted) {
+      ++retries_decided_;
+      records_[index].ret = tlm::TLM_UPDATED;
+      records_[index].accepted = true;
+      return index;
+    }
+  }
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   waiting_end_req_ = true;
@@ -209,17 +226,22 @@ bool MemoryResponder::tick(uint64_t cycle) {
 // ---------------------------------------------------------------------------- bench
 
 CacheBench::CacheBench(sc_core::sc_module_name name, const CacheConfig& cfg, ResponderOptions mem,
-                       uint64_t driver_seed, uint32_t end_resp_delay_max, uint32_t end_resp_percent)
+                       uint64_t driver_seed, uint32_t end_resp_delay_max, uint32_t end_resp_percent,
+                       bool check_upstream)
     : sc_core::sc_module(name),
       domain("core", sc_core::sc_time(1, sc_core::SC_NS)),
       root("bench"),
       cache("l1", cfg, domain, root),
-      up_check("up_check"),
       down_check("down_check"),
       driver("driver", domain, cfg.line_size, driver_seed, end_resp_delay_max, end_resp_percent),
       memory("memory", domain, mem) {
-  driver.out.bind(up_check.in);
-  up_check.out.bind(cache.upstream);
+  if (check_upstream) {
+    up_check = std::make_unique<ProtocolChecker>("up_check");
+    driver.out.bind(up_check->in);
+    up_check->out.bind(cache.upstream);
+  } else {
+    driver.out.bind(cache.upstream);
+  }
   cache.downstream.bind(down_check.in);
   down_check.out.bind(memory.in);
 }

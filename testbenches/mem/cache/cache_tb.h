@@ -55,8 +55,12 @@ class CacheDriver : public sc_core::sc_module, public tlm::tlm_bw_transport_if<>
   CacheDriver(sc_core::sc_module_name name, const ClockDomain& domain, uint32_t line_size, uint64_t seed,
               uint32_t end_resp_delay_max = 0, uint32_t end_resp_percent = 0);
 
-  // Sends one request now (call from a thread); returns its record index.
-  std::size_t send(uint64_t address, AccessKind kind, int32_t warp, uint32_t bytes = 4);
+  // Sends one request now (call from a thread); returns its record index. `again`: the
+  // request was refused before; with a retry interface set it is tried there first
+  // (the LSU's way), and by BEGIN_REQ only if the cache does not decide it at once.
+  std::size_t send(uint64_t address, AccessKind kind, int32_t warp, uint32_t bytes = 4, bool again = false);
+  void set_retry(L1RetryIF* retry) { retry_ = retry; }
+  uint64_t retries_decided() const { return retries_decided_; }  // retries the interface decided
   // END_REQ from another process is seen from the next cycle (order independence).
   bool can_send() const { return !waiting_end_req_ && domain_.now() >= can_send_at_; }
   const std::vector<DriverRecord>& records() const { return records_; }
@@ -83,6 +87,8 @@ class CacheDriver : public sc_core::sc_module, public tlm::tlm_bw_transport_if<>
   std::vector<DriverRecord> records_;
   std::vector<std::pair<const tlm::tlm_generic_payload*, std::size_t>> live_;  // payload -> record
   std::size_t in_flight_ = 0;
+  L1RetryIF* retry_ = nullptr;
+  uint64_t retries_decided_ = 0;
 };
 
 struct ResponderOptions {
@@ -145,12 +151,16 @@ struct CacheBench : sc_core::sc_module {
   ClockDomain domain;
   stats::Group root;
   Cache cache;
-  ProtocolChecker up_check, down_check;
+  std::unique_ptr<ProtocolChecker> up_check;  // null without check_upstream
+  ProtocolChecker down_check;
   CacheDriver driver;
   MemoryResponder memory;
 
+  // check_upstream false: the driver is bound to the cache directly (a retry through
+  // L1RetryIF bypasses the socket, so a checker there would miss its BEGIN_REQ).
   CacheBench(sc_core::sc_module_name name, const CacheConfig& cfg, ResponderOptions mem = {},
-             uint64_t driver_seed = 3, uint32_t end_resp_delay_max = 0, uint32_t end_resp_percent = 0);
+             uint64_t driver_seed = 3, uint32_t end_resp_delay_max = 0, uint32_t end_resp_percent = 0,
+             bool check_upstream = true);
 
   uint64_t now() const { return domain.now(); }
   // Waits until edge `cycle` (from a thread).

@@ -144,3 +144,63 @@ TEST_CASE("cache eviction hook reports replaced valid lines with the allocating 
   CHECK(ev[0].block == 0);
   CHECK(ev[0].wid == 1);
 }
+
+TEST_CASE("cache retry interface decides a refused request from its key and leaves the payload untouched",
+          "[cache][retry]") {
+  CacheConfig cfg = small_l1();
+  cfg.mshr.entries = 1;
+  cfg.mshr.almost_full_margin = 0;
+  ResponderOptions mem;
+  mem.min_latency = mem.max_latency = 30;
+  RetryResult first, same_cycle;
+  uint64_t address_after = 0;
+  uint32_t length_after = 1;
+  MemStatus status_after = MemStatus::Ok;
+  ReservationFail cause_after = ReservationFail::None;
+  auto run = run_bench(cfg, mem, [&](CacheBench& b) {
+    send_at(b, 1, 0x000, AccessKind::Load, 0);  // takes the only MSHR entry
+    send_at(b, 2, 0x080, AccessKind::Load, 1);  // refused by BEGIN_REQ: no entry
+    b.wait_cycle(3);
+    // A payload the cache must not read: a zero length would be an error, the address and
+    // the extension say something else than the key.
+    tlm::tlm_generic_payload p;
+    p.set_address(0xBAD0);
+    p.set_data_length(0);
+    auto* ext = new MemExtension;
+    ext->status = MemStatus::Nack;
+    ext->fail_cause = ReservationFail::SetLocked;
+    ext->warp = 77;
+    ext->kind = AccessKind::Store;
+    p.set_extension(ext);
+    const AccessKey key{0x080, 4, AccessKind::Load, 0, 1};
+    first = b.cache.retry(p, key);
+    same_cycle = b.cache.retry(p, key);  // the port took one access this cycle
+    address_after = p.get_address();
+    length_after = p.get_data_length();
+    status_after = ext->status;
+    cause_after = ext->fail_cause;
+    send_at(b, 40, 0x080, AccessKind::Load, 1);  // the entry is free again
+  });
+  CHECK(first.outcome == RetryResult::Outcome::Refused);
+  CHECK(first.status == MemStatus::ReservationFail);
+  CHECK(first.cause == ReservationFail::MshrEntriesFull);
+  CHECK(same_cycle.outcome == RetryResult::Outcome::NotTried);
+  CHECK(address_after == 0xBAD0);
+  CHECK(length_after == 0);
+  CHECK(status_after == MemStatus::Nack);
+  CHECK(cause_after == ReservationFail::SetLocked);
+  // Counted as the BEGIN_REQ refusal was: the access, its outcome and cause, the hook
+  // (with the key's warp and the retry's cycle) and the MSHR array's failed search.
+  const auto a = run.at(0x080);
+  REQUIRE(a.size() == 3);
+  CHECK(a[0].outcome == AccessOutcome::ReservationFail);
+  CHECK(a[1].outcome == AccessOutcome::ReservationFail);
+  CHECK(a[1].cause == ReservationFail::MshrEntriesFull);
+  CHECK(a[1].warp == 1);
+  CHECK(a[1].cycle == 3);
+  CHECK(a[2].outcome == AccessOutcome::PrimaryMiss);
+  CHECK(run->stat("l1.accesses") == 4);
+  CHECK(run->stat_at("l1.read_outcomes", static_cast<std::size_t>(AccessOutcome::ReservationFail)) == 2);
+  CHECK(run->stat("l1.fail_causes") == 2);
+  CHECK(run->stat("l1.mshr.fails") == 2);
+}

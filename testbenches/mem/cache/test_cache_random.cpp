@@ -24,6 +24,7 @@ struct Traffic {
   bool owner_toggling = false;   // Mascar: owner warp set / cleared every 150 cycles
   uint32_t memory_refuse_percent = 0;  // the next level refuses requests (they are resent)
   bool sized_stores = false;     // stores of 4 .. sector-size bytes within a sector (lazy writes)
+  bool retry_interface = false;  // refused requests are sent again through L1RetryIF (the LSU's way)
   uint64_t seed = 1;
 };
 
@@ -35,8 +36,9 @@ void run_random(const CacheConfig& cfg, const Traffic& tr) {
   mem.end_req_percent = 30;
   mem.seed = tr.seed + 100;
   mem.refuse_percent = tr.memory_refuse_percent;
-  auto bench = std::make_unique<CacheBench>("bench", cfg, mem, tr.seed, 5, 30);
+  auto bench = std::make_unique<CacheBench>("bench", cfg, mem, tr.seed, 5, 30, !tr.retry_interface);
   CacheBench& b = *bench;
+  if (tr.retry_interface) b.driver.set_retry(&b.cache);
   GoldenCache gold(cfg);
   std::vector<std::string> mismatches;
   uint64_t evaluated = 0;
@@ -86,9 +88,11 @@ void run_random(const CacheConfig& cfg, const Traffic& tr) {
             b.cache.set_owner_warp(b.cache.owner_warp() < 0 ? static_cast<int32_t>(rng.below(tr.warps)) : -1);
           if (!b.driver.can_send() || rng.below(100) >= 60) continue;
           Req q{};
+          bool again = false;
           if (!retry.empty() && retry.front().not_before <= cycle) {
             q = retry.front();
             retry.pop_front();
+            again = true;
           } else if (issued < tr.requests) {
             ++issued;
             const uint32_t k = rng.below(100);
@@ -108,7 +112,7 @@ void run_random(const CacheConfig& cfg, const Traffic& tr) {
           } else {
             continue;
           }
-          b.driver.send(q.address, q.kind, q.warp, q.bytes);
+          b.driver.send(q.address, q.kind, q.warp, q.bytes, again);
         }
         b.cache.set_owner_warp(-1);
       },
@@ -124,9 +128,9 @@ void run_random(const CacheConfig& cfg, const Traffic& tr) {
   REQUIRE_FALSE(timed_out);
   CHECK(completed == tr.requests);
   CHECK(b.driver.in_flight() == 0);
-  b.up_check.check_quiescent();
+  if (b.up_check) b.up_check->check_quiescent();
   b.down_check.check_quiescent();
-  CHECK(b.up_check.violations().empty());
+  if (b.up_check) CHECK(b.up_check->violations().empty());
   CHECK(b.down_check.violations().empty());
   CHECK(b.cache.idle());
   CHECK(gold.outstanding_blocks() == 0);
@@ -149,6 +153,8 @@ void run_random(const CacheConfig& cfg, const Traffic& tr) {
   // Refusals reach the driver in reject mode; in stall mode they are retried inside.
   if (cfg.fail_mode == "reject") CHECK(refused > 0);
   CHECK(b.stat("l1.fail_causes") > 0);
+  // The interface decided retries both ways (refused again, and accepted).
+  if (tr.retry_interface) CHECK(b.driver.retries_decided() > 100);
   CHECK(b.stat("l1.downstream_retries") == b.memory.refusals());
   if (tr.memory_refuse_percent > 0) CHECK(b.memory.refusals() > 0);
   CHECK(b.stat_at("l1.read_outcomes", static_cast<std::size_t>(AccessOutcome::Hit)) > 0);
@@ -225,6 +231,36 @@ TEST_CASE("cache random traffic: Mascar owner warp NACKs and a refusing next lev
   t.owner_toggling = true;
   t.memory_refuse_percent = 20;
   run_random(l1("conventional", "on_miss"), t);
+}
+
+// The same walks with every retry through L1RetryIF: each of its decisions must still
+// match the golden model (it shares the access path with BEGIN_REQ).
+TEST_CASE("cache random traffic: retries through the retry interface with owner NACKs", "[cache][random][retry]") {
+  Traffic t;
+  t.seed = 6;
+  t.owner_toggling = true;
+  t.memory_refuse_percent = 20;
+  t.retry_interface = true;
+  run_random(l1("conventional", "on_miss"), t);
+}
+
+TEST_CASE("cache random traffic: retries through the retry interface set_assoc MSHR on-fill", "[cache][random][retry]") {
+  Traffic t;
+  t.seed = 3;
+  t.retry_interface = true;
+  run_random(l1("set_assoc", "on_fill"), t);
+}
+
+TEST_CASE("cache random traffic: retries through the retry interface lazy fetch-on-read", "[cache][random][retry]") {
+  CacheConfig c = l1("conventional", "on_fill");
+  c.write_policy = "write_back";
+  c.write_allocate = "lazy_fetch_on_read";
+  Traffic t;
+  t.seed = 9;
+  t.sized_stores = true;
+  t.store_percent = 40;
+  t.retry_interface = true;
+  run_random(c, t);
 }
 
 TEST_CASE("cache random traffic: L2 bank write-back stall mode port width 2", "[cache][random][l2]") {

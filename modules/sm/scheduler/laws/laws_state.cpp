@@ -110,7 +110,7 @@ void LawsState::update_score(uint32_t s, mem::LocalityClass c) {
   if (stats_) ++stats_->flips;
 }
 
-void LawsState::access(const mem::AccessRecord& r, bool mshr_full, const std::function<uint64_t()>& owners) {
+void LawsState::access(const mem::AccessRecord& r, const std::function<uint64_t()>& owners) {
   if (r.locality != mem::LocalityClass::None) {
     update_score(scope_of(r.warp), r.locality);
     if (stats_)
@@ -129,7 +129,7 @@ void LawsState::access(const mem::AccessRecord& r, bool mshr_full, const std::fu
       }
     }
   }
-  if (throttling_ == Throttling::None || !mshr_full) return;
+  if (throttling_ == Throttling::None || !r.mshr_full) return;
   if (stats_) ++stats_->thu->mshr_full_events;
   // Rule 5: no throttling decision while the accessing warp's score is in GTLR mode.
   if (r.cycle < hold_until_ || modes_[scope_of(r.warp)] != Mode::Gto) return;

@@ -66,10 +66,10 @@ class LawsState {
             const std::string& key_prefix, stats::Group* sm_group);
   ~LawsState();
 
-  // L1D side (the SM's access hook): a demand-load access; `mshr_full` says whether every
-  // L1D MSHR entry is occupied after it; `owners` returns the mask of warps owning an
-  // entry (Load_CNT; asked only when a divergence decision needs it).
-  void access(const mem::AccessRecord& r, bool mshr_full, const std::function<uint64_t()>& owners);
+  // L1D side (the SM's access hook): an access; `r.mshr_full` says whether every L1D MSHR
+  // entry is occupied after it; `owners` returns the mask of warps owning an entry
+  // (Load_CNT; asked only when a divergence decision needs it).
+  void access(const mem::AccessRecord& r, const std::function<uint64_t()>& owners);
   // SM side: once per SM cycle with resident CTAs, before the schedulers; cycles the SM
   // slept are added by account_skipped.
   void begin_cycle(uint64_t cycle, const WarpTable& table);
