@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Checks a study report's plots: every PNG decodes, every SVG parses, and every value
-drawn (the .data.json beside each plot, read back from the bars and lines) equals the
-report's CSV. usage: check_plots.py REPORT_DIR; exits 1 naming the first difference."""
+"""Checks a study report's plots: every PNG decodes, every SVG parses, every value drawn
+(the .data.json beside each plot, read back from the bars and lines) equals the report's
+CSV, and every sweep of report.json has its sweep plots. usage: check_plots.py REPORT_DIR;
+exits 1 naming the first difference."""
 import csv
 import glob
 import json
@@ -20,14 +21,25 @@ def close(a, b):
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
 
-def check_sweep(d, rows, aggs, data_file):
-    """Each workload's line is its normalised metric over the swept variants, in order;
-    each aggregate line the class aggregate."""
+def sweep_variants(report, d, data_file):
+    """The drawn sweep's variants in value order, from report.json: its only sweep (the
+    variants with a sweep_value), or the one of its "sweeps" the plot names."""
+    if "sweeps" not in report:
+        return [v["name"] for v in report["variants"] if v.get("sweep_value")]
+    s = next((s for s in report["sweeps"] if s["name"] == d.get("sweep")), None)
+    if s is None or d.get("variants") != s["variants"]:
+        raise SystemExit("%s: sweep %r with variants %r is not a sweep of report.json"
+                         % (data_file, d.get("sweep"), d.get("variants")))
+    return s["variants"]
+
+
+def check_sweep(d, rows, aggs, report, data_file):
+    """Each workload's line is its normalised metric over the sweep's variants, in value
+    order; each aggregate line the class aggregate."""
     metric, size = d["metric"], d["size"]
-    variants = []
-    for r in rows:
-        if r["variant"] not in variants:
-            variants.append(r["variant"])
+    variants = sweep_variants(report, d, data_file)
+    if len(d["x"]) != len(variants):
+        raise SystemExit("%s: %d x values for %d variants" % (data_file, len(d["x"]), len(variants)))
     n = 0
     for name, ys in d["series"].items():
         if "(" in name:
@@ -46,11 +58,13 @@ def check_sweep(d, rows, aggs, data_file):
 def main(report_dir):
     rows = list(csv.DictReader(open(os.path.join(report_dir, "report.csv"))))
     aggs = list(csv.DictReader(open(os.path.join(report_dir, "aggregates.csv"))))
+    report = json.load(open(os.path.join(report_dir, "report.json")))
     plots = glob.glob(os.path.join(report_dir, "plots", "*.data.json"))
     if not plots:
         print("no plots in", report_dir)
         return 1
     checked = 0
+    drawn_sweeps = set()
     for data_file in plots:
         base = data_file[: -len(".data.json")]
         img = mpimg.imread(base + ".png")
@@ -63,7 +77,8 @@ def main(report_dir):
             return 1
         d = json.load(open(data_file))
         if d["kind"] == "sweep":
-            checked += check_sweep(d, rows, aggs, data_file)
+            checked += check_sweep(d, rows, aggs, report, data_file)
+            drawn_sweeps.add((d["metric"], d["size"], d.get("sweep")))
             continue
         if d["kind"] != "bars":
             continue
@@ -85,6 +100,12 @@ def main(report_dir):
                 print("%s: bar %s is %r, the CSV says %r" % (data_file, k, h, expected[k]))
                 return 1
             checked += 1
+    # Every sweep plot of the study is drawn for every sweep and size.
+    names = [s["name"] for s in report["sweeps"]] if "sweeps" in report else [None]
+    want = {(p["metric"], size, n) for p in report["plots"] if p["kind"] == "sweep" for size in report["sizes"] for n in names}
+    if want - drawn_sweeps:
+        print("sweep plots not drawn (metric, size, sweep):", sorted(want - drawn_sweeps, key=str))
+        return 1
     print("checked %d bars in %d plots" % (checked, len(plots)))
     return 0
 

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <map>
 #include <thread>
 
 #include "study/study_results.h"
@@ -252,6 +253,55 @@ TEST_CASE("study: a parameter sweep is run and drawn as lines whose points equal
   CHECK(drawn["x"] == nlohmann::json({8.0, 32.0, 64.0}));
   CHECK(drawn["series"].contains("vecadd"));
   CHECK(drawn["series"].contains("geomean(all)"));
+  const std::string check = python() + " " + GPUTLM_SOURCE_DIR + "/tests/study/check_plots.py " + (dir / "rep").string();
+  CHECK(std::system(check.c_str()) == 0);
+}
+
+TEST_CASE("study: several sweeps and a best-of variant are run and drawn per sweep with the CSV's values",
+          "[study][cli]") {
+  const fs::path dir = scratch("cli_sweeps");
+  nlohmann::json j = small_study();
+  j["variants"] = {{{"name", "lrr"}, {"overrides", {"sm.scheduler.policy=lrr"}}}};
+  j["sweeps"] = {{{"parameter", "sm.l1d.mshr.entries"}, {"values", {8, 64}}, {"name", "mshr{}"}},
+                 {{"parameter", "sm.scheduler.warp_limit"}, {"values", {2, 48}}, {"name", "swl_wl{}"},
+                  {"overrides", {"sm.scheduler.policy=swl", "sm.scheduler.warp_limit_scope=sm"}}}};
+  j["derived"] = {{{"name", "b_swl"}, {"best_of", "swl_wl{}"}, {"metric", "ipc"}}};
+  const std::string study = write_study(dir, j);
+  const std::string res = (dir / "results").string();
+  CliResult run = run_cli(dir, "study run " + study + " --results " + res + " -j 2");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK_THAT(run.output, Catch::Contains("10 jobs: 0 already finished, 10 run, 0 failed"));  // b_swl runs none
+  CliResult rep = run_cli(dir, "study report " + study + " --results " + res + " --out " + (dir / "rep").string());
+  INFO(rep.output);
+  REQUIRE(rep.exit_code == 0);
+  const fs::path plots = dir / "rep" / "plots";
+  CHECK_FALSE(fs::exists(plots / "sweep_ipc_small.png"));  // several sweeps: a numbered figure each
+  const nlohmann::json s1 = nlohmann::json::parse(slurp(plots / "sweep1_ipc_small.data.json"));
+  const nlohmann::json s2 = nlohmann::json::parse(slurp(plots / "sweep2_ipc_small.data.json"));
+  CHECK(s1["x"] == nlohmann::json({8.0, 64.0}));
+  CHECK(s1["sweep"] == "mshr{}");
+  CHECK(s2["x"] == nlohmann::json({2.0, 48.0}));
+  CHECK(s2["variants"] == nlohmann::json({"swl_wl2", "swl_wl48"}));
+  const nlohmann::json bars = nlohmann::json::parse(slurp(plots / "bars_ipc_small.data.json"));
+  CHECK(bars["series"].contains("b_swl"));
+  const std::string md = slurp(dir / "rep" / "report.md");
+  CHECK_THAT(md, Catch::Contains("(plots/sweep1_ipc_small.png)") && Catch::Contains("(plots/sweep2_ipc_small.png)"));
+  // b_swl is, per workload, the higher ipc of swl_wl2 and swl_wl48, and names it.
+  const nlohmann::json report = nlohmann::json::parse(slurp(dir / "rep" / "report.json"));
+  for (const char* w : {"vecadd", "scan"}) {
+    std::map<std::string, nlohmann::json> row;
+    for (const auto& r : report["rows"])
+      if (r["workload"] == w) row[r["variant"].get<std::string>()] = r;
+    INFO(w);
+    REQUIRE(row.count("b_swl"));
+    const double a = row["swl_wl2"]["value"]["ipc"], b = row["swl_wl48"]["value"]["ipc"];
+    const std::string best = b > a ? "swl_wl48" : "swl_wl2";
+    CHECK(row["b_swl"]["status"] == "ok");
+    CHECK(row["b_swl"]["chosen_variant"] == best);
+    CHECK(row["b_swl"]["value"]["ipc"].get<double>() == std::max(a, b));
+    CHECK(row["b_swl"]["job_id"] == row[best]["job_id"]);
+  }
   const std::string check = python() + " " + GPUTLM_SOURCE_DIR + "/tests/study/check_plots.py " + (dir / "rep").string();
   CHECK(std::system(check.c_str()) == 0);
 }

@@ -14,23 +14,6 @@ using namespace study_test;
 
 namespace {
 
-PlanOptions options(const fs::path& dir, const std::string& exe) {
-  PlanOptions o;
-  o.workloads_dir = GPUTLM_WORKLOADS_BUILD_DIR;
-  o.exe = exe;
-  o.results_dir = (dir / "results").string();
-  return o;
-}
-
-// Writes a finished job's result.json with the given metric values.
-void fake_result(const Plan& plan, const std::string& id, bool ok, const nlohmann::json& metrics) {
-  fs::create_directories(job_dir(plan.results_dir, id));
-  nlohmann::json r{{"id", id}, {"ok", ok}, {"exit_status", ok ? 0 : 3}, {"host_seconds", 1.5}, {"metrics", metrics},
-                   {"command", {"gputlm", "run"}}};
-  if (!ok) r["error"] = "output out mismatches";
-  write_atomic(job_dir(plan.results_dir, id) + "/result.json", r.dump());
-}
-
 const Cell& cell(const Plan& p, const std::string& w, const std::string& v) {
   for (const Cell& c : p.cells)
     if (c.workload == w && c.variant == v) return c;

@@ -240,3 +240,208 @@ TEST_CASE("study file: every classify mistake names the key", "[study]") {
   std::ofstream(dir / "inf.json") << text;
   CHECK_THROWS_WITH(read_study((dir / "inf.json").string()), Catch::Contains("inf.json: not valid JSON"));
 }
+
+namespace {
+// small_study with two sweeps (LAWS study of 001, ch. 3: a static warp limit per SM under
+// swl, LAWS's miss counter ceiling) and B-SWL, the best warp limit per cell by ipc.
+nlohmann::json sweeps_study() {
+  nlohmann::json j = small_study();
+  j["sweeps"] = {{{"parameter", "sm.scheduler.warp_limit"}, {"values", {1, 2, 48}}, {"name", "swl_wl{}"},
+                  {"overrides", {"sm.scheduler.warp_limit_scope=sm", "sm.scheduler.policy=swl"}}},
+                 {{"parameter", "sm.scheduler.laws.miss_cnt_max"}, {"values", {4, 127}}, {"name", "laws_m{}"},
+                  {"overrides", {"sm.scheduler.policy=laws"}}}};
+  j["derived"] = {{{"name", "b_swl"}, {"best_of", "swl_wl{}"}, {"metric", "ipc"}}};
+  return j;
+}
+}  // namespace
+
+TEST_CASE("study file: several sweeps give one variant per value each after the listed variants", "[study]") {
+  const fs::path dir = scratch("spec_sweeps");
+  fs::copy_file(fermi_config(), dir / "other.json");
+  nlohmann::json j = sweeps_study();
+  j["sweeps"][1]["config"] = "other.json";
+  // No "name": PARAMETER_LAST_SEGMENT={} ('=' is allowed in a sweep's variant names).
+  j["sweeps"].push_back({{"parameter", "sm.l1d.mshr.entries"}, {"values", {16, "32"}}});
+  const StudySpec s = read_study(write_study(dir, j));
+  REQUIRE(s.sweeps.size() == 3);
+  CHECK(s.sweeps[0].name_format == "swl_wl{}");
+  CHECK(s.sweeps[0].parameter == "sm.scheduler.warp_limit");
+  CHECK(s.sweeps[0].values == std::vector<std::string>{"1", "2", "48"});
+  CHECK(s.sweeps[0].variants == std::vector<std::string>{"swl_wl1", "swl_wl2", "swl_wl48"});
+  CHECK(s.sweeps[1].variants == std::vector<std::string>{"laws_m4", "laws_m127"});
+  CHECK(s.sweeps[2].name_format == "entries={}");
+  CHECK(s.sweeps[2].variants == std::vector<std::string>{"entries=16", "entries=32"});
+  std::vector<std::string> names;
+  for (const Variant& v : s.variants) names.push_back(v.name);
+  CHECK(names == std::vector<std::string>{"lrr", "gto", "swl_wl1", "swl_wl2", "swl_wl48", "laws_m4", "laws_m127",
+                                          "entries=16", "entries=32"});
+  const Variant& wl2 = s.variant("swl_wl2");
+  CHECK(wl2.overrides == std::vector<std::string>{"sm.scheduler.warp_limit_scope=sm", "sm.scheduler.policy=swl",
+                                                  "sm.scheduler.warp_limit=2"});
+  CHECK(wl2.sweep_value == "2");
+  CHECK(wl2.config == fs::weakly_canonical(fermi_config()).string());
+  CHECK(s.variant("laws_m127").config == fs::weakly_canonical(dir / "other.json").string());
+  CHECK(s.variant("laws_m127").overrides ==
+        std::vector<std::string>{"sm.scheduler.policy=laws", "sm.scheduler.laws.miss_cnt_max=127"});
+  CHECK(s.variant("entries=32").overrides == std::vector<std::string>{"sm.l1d.mshr.entries=\"32\""});  // a string stays JSON
+  CHECK(s.variant("entries=32").sweep_value == "32");
+  CHECK(s.variant("gto").sweep_value.empty());
+  REQUIRE(s.plots.size() == 2);  // bars and one sweep plot (a figure per sweep)
+  CHECK(s.plots[1].kind == "sweep");
+}
+
+TEST_CASE("study file: an old single sweep reads as a one-element sweeps list", "[study]") {
+  const fs::path dir = scratch("spec_sweep_compat");
+  nlohmann::json one = small_study();
+  one["sweep"] = {{"parameter", "sm.l1d.mshr.entries"}, {"values", {16, 32}}, {"name", "mshr{}"},
+                  {"overrides", {"sm.scheduler.policy=gto"}}};
+  nlohmann::json list = small_study();
+  list["sweeps"] = {one["sweep"]};
+  const StudySpec a = read_study(write_study(dir, one, "one")), b = read_study(write_study(dir, list, "list"));
+  REQUIRE(a.sweeps.size() == 1);
+  REQUIRE(b.sweeps.size() == 1);
+  CHECK(a.sweeps[0].name_format == b.sweeps[0].name_format);
+  CHECK(a.sweeps[0].values == b.sweeps[0].values);
+  CHECK(a.sweeps[0].variants == b.sweeps[0].variants);
+  REQUIRE(a.variants.size() == 4);
+  REQUIRE(b.variants.size() == 4);
+  for (std::size_t i = 0; i < a.variants.size(); ++i) {
+    CHECK(a.variants[i].name == b.variants[i].name);
+    CHECK(a.variants[i].config == b.variants[i].config);
+    CHECK(a.variants[i].overrides == b.variants[i].overrides);
+    CHECK(a.variants[i].sweep_value == b.variants[i].sweep_value);
+  }
+  // What the single sweep always produced: the sweep's overrides, then PARAMETER=VALUE.
+  CHECK(a.variants[3].overrides == std::vector<std::string>{"sm.scheduler.policy=gto", "sm.l1d.mshr.entries=32"});
+  CHECK(a.derived.empty());
+}
+
+TEST_CASE("study file: a derived variant is the best of a named sweep by a metric", "[study]") {
+  const fs::path dir = scratch("spec_derived");
+  nlohmann::json j = sweeps_study();
+  j["derived"].push_back({{"name", "fastest_laws"}, {"best_of", "laws_m{}"}, {"metric", "cycles"}});
+  j["reference"] = {{{"variant", "b_swl"}, {"metric", "ipc"}, {"scope", "class:memory"}, {"value", 1.2},
+                     {"source", "001"}, {"section", "3.4"}}};
+  const StudySpec s = read_study(write_study(dir, j));
+  REQUIRE(s.derived.size() == 2);
+  CHECK(s.derived[0].name == "b_swl");
+  CHECK(s.derived[0].sweep == 0);
+  CHECK(s.derived[0].metric == "ipc");
+  CHECK(s.derived[1].sweep == 1);
+  CHECK(s.derived[1].metric == "cycles");
+  CHECK(s.find_derived("b_swl") == &s.derived[0]);
+  CHECK(s.find_derived("swl_wl1") == nullptr);
+  CHECK(s.variant_names() == std::vector<std::string>{"lrr", "gto", "swl_wl1", "swl_wl2", "swl_wl48", "laws_m4",
+                                                      "laws_m127", "b_swl", "fastest_laws"});
+  CHECK(s.variants.size() == 7);  // a derived variant runs no job: not among the variants that run
+  CHECK(s.references.at(0).variant == "b_swl");
+  CHECK_THROWS_WITH(s.variant("b_swl"), Catch::Contains("'b_swl' is a derived variant (best of a sweep): it runs no job"));
+}
+
+TEST_CASE("study file: every sweeps and derived mistake names the key path", "[study]") {
+  nlohmann::json j = sweeps_study();
+  j["sweeps"] = nlohmann::json::array();
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps: must be a non-empty array of {\"parameter\""));
+  j["sweeps"] = {{"parameter", "a.b"}};
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps: must be a non-empty array of"));
+  j = sweeps_study();
+  j["sweep"] = j["sweeps"][0];
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps: a study has \"sweep\" or \"sweeps\", not both"));
+  j = sweeps_study();
+  j["sweeps"][1] = 5;
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1]: must be an object"));
+  j = sweeps_study();
+  j["sweeps"][1]["values"] = nlohmann::json::array();
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1].values: must be a non-empty array"));
+  j = sweeps_study();
+  j["sweeps"][1]["values"] = {4, {{"x", 1}}};
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1].values: values must be numbers, strings or booleans"));
+  j = sweeps_study();
+  j["sweeps"][1].erase("parameter");
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1].parameter: missing (required)"));
+  j = sweeps_study();
+  j["sweeps"][1]["name"] = "laws_m";
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1].name: must contain {}"));
+  j = sweeps_study();
+  j["sweeps"][1]["name"] = "swl_wl{}";
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1].name: 'swl_wl{}' is sweeps[0]'s name too"));
+  j = sweeps_study();
+  j["sweeps"][1]["name"] = "{}";
+  j["sweeps"][1]["values"] = {"gto"};
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1]: variant 'gto' is defined twice"));
+  j = sweeps_study();
+  j["sweeps"][1]["name"] = "m/{}";
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1].name: variant name 'm/4' must be letters"));
+  j = sweeps_study();
+  j["sweeps"][1]["config"] = "nowhere.json";
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1].config: config file '") &&
+                              Catch::Contains("nowhere.json' not found"));
+  j = sweeps_study();
+  j["sweeps"][0]["overrides"] = {"sm.scheduler.policy"};
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[0].overrides: override 'sm.scheduler.policy' is not KEY=VALUE"));
+  j = sweeps_study();
+  j["sweeps"][0]["valus"] = {1};
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[0].valus: unknown key"));
+  // The single "sweep" keeps its own key path.
+  j = small_study();
+  j["sweep"] = {{"parameter", "sm.l1d.mshr.entries"}, {"values", nlohmann::json::array()}};
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweep.values: must be a non-empty array"));
+  j = small_study();
+  j["sweep"] = {{"parameter", "sm.l1d.mshr.entries"}, {"values", {8}}, {"name", "gto{}"}, {"config", "none.json"}};
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweep.config: config file '"));
+  j = small_study();
+  j.erase("variants");
+  j.erase("baseline");
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: a study needs \"variants\", a \"sweep\" or \"sweeps\""));
+
+  j = sweeps_study();
+  j["derived"] = {{"name", "b_swl"}};
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived: must be an array of {\"name\", \"best_of\", \"metric\"}"));
+  j = sweeps_study();
+  j["derived"] = {"b_swl"};
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0]: must be an object"));
+  j = sweeps_study();
+  j["derived"][0].erase("name");
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].name: missing (required)"));
+  j = sweeps_study();
+  j["derived"][0]["name"] = "b swl";
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].name: must be letters, digits, _ - . +"));
+  j = sweeps_study();
+  j["derived"][0]["name"] = "swl_wl2";
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].name: variant 'swl_wl2' is defined twice"));
+  j = sweeps_study();
+  j["derived"].push_back(j["derived"][0]);
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[1].name: variant 'b_swl' is defined twice"));
+  j = sweeps_study();
+  j["derived"][0].erase("best_of");
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].best_of: missing (required)"));
+  j = sweeps_study();
+  j["derived"][0]["best_of"] = "swl";
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].best_of: no sweep named 'swl' (sweeps: swl_wl{}, laws_m{})"));
+  j = small_study();
+  j["derived"] = {{{"name", "best"}, {"best_of", "gto"}, {"metric", "ipc"}}};
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].best_of: no sweep named 'gto' (the study has no sweep)"));
+  j = sweeps_study();
+  j["derived"][0].erase("metric");
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].metric: missing (required)"));
+  j = sweeps_study();
+  j["derived"][0]["metric"] = "warp_ipc";
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].metric: no metric named 'warp_ipc' in \"metrics\""));
+  j = sweeps_study();
+  j["derived"][0]["by"] = "max";
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].by: unknown key"));
+  j = sweeps_study();
+  j["baseline"] = "b_swl";
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: baseline: 'b_swl' is a derived variant (best of a sweep, no job "
+                                          "of its own): name a variant that runs"));
+  j = sweeps_study();
+  j.erase("classes");
+  j["classify"] = {{"metric", "ipc"}, {"variant", "b_swl"}, {"threshold", 1}, {"above", "hi"}, {"below", "lo"}};
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: classify.variant: 'b_swl' is a derived variant"));
+  j = sweeps_study();
+  j["reference"] = {{{"variant", "b_swl2"}, {"metric", "ipc"}, {"value", 1.0}, {"source", "s"}, {"section", "x"}}};
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: reference[0].variant: no variant named 'b_swl2'"));
+  j = small_study();
+  j["plots"] = {{{"kind", "sweep"}, {"metric", "ipc"}}};
+  CHECK_THAT(error_of(j), Catch::Contains("study.json: plots[0].kind: a sweep plot needs a \"sweep\" or \"sweeps\""));
+}

@@ -1,5 +1,5 @@
-// Shared helpers of the study tests: a scratch folder per test process and study files
-// written from JSON text with the repository's config.
+// Shared helpers of the study tests: a scratch folder per test process, study files
+// written from JSON text with the repository's config, and fabricated job results.
 #pragma once
 
 #include <unistd.h>
@@ -8,6 +8,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "study/study_plan.h"
+#include "study/study_results.h"
 
 namespace study_test {
 
@@ -41,6 +44,25 @@ inline nlohmann::json small_study(const std::string& name = "tiny") {
           {"classes", {{"memory", {"vecadd"}}, {"compute", {"scan"}}}},
           {"metrics", {"ipc", "cycles", {{"name", "l1d_hit_rate"}, {"ratio", {"total.sm*.l1d.load_hits", "total.sm*.l1d.loads"}}}}},
           {"baseline", "lrr"}};
+}
+
+// Plan options over the build's workloads, results under dir/results, `exe` hashed as the binary.
+inline gputlm::study::PlanOptions options(const fs::path& dir, const std::string& exe) {
+  gputlm::study::PlanOptions o;
+  o.workloads_dir = GPUTLM_WORKLOADS_BUILD_DIR;
+  o.exe = exe;
+  o.results_dir = (dir / "results").string();
+  return o;
+}
+
+// Writes a finished job's result.json with the given metric values (nothing is simulated).
+inline void fake_result(const gputlm::study::Plan& plan, const std::string& id, bool ok, const nlohmann::json& metrics) {
+  using gputlm::study::job_dir;
+  fs::create_directories(job_dir(plan.results_dir, id));
+  nlohmann::json r{{"id", id}, {"ok", ok}, {"exit_status", ok ? 0 : 3}, {"host_seconds", 1.5}, {"metrics", metrics},
+                   {"command", {"gputlm", "run"}}};
+  if (!ok) r["error"] = "output out mismatches";
+  gputlm::study::write_atomic(job_dir(plan.results_dir, id) + "/result.json", r.dump());
 }
 
 inline std::string slurp(const fs::path& p) {

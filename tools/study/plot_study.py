@@ -10,7 +10,7 @@ lines, so a test can check that the picture shows the report's numbers.
          per variant) and one group per aggregate (geomean or mean per class and overall),
          in the style of the seeds' normalised-IPC figures.
   sweep: the aggregate normalised metric against the swept parameter, one line per class,
-         thin lines per workload.
+         thin lines per workload; one figure per sweep (sweep<k>_... when there are several).
 Runs whose statistics carry a "time_series" (gputlm run --sample-every N) also get
 OUT_DIR/timeseries/<workload>_<size>_<variant>.png: IPC, hit rates, DRAM traffic and
 stall classes over time (AerialVision's most-used views).
@@ -77,8 +77,25 @@ def bars(report, metric, size, out_dir):
     save(fig, out_dir, base, {"kind": "bars", "metric": metric, "size": size, "series": drawn})
 
 
-def sweep(report, metric, size, out_dir):
+def sweeps(report):
+    """(parameter, [(value, variant)], name or None) per sweep: report.json has one "sweep"
+    (its variants carry "sweep_value") or, for several, a "sweeps" list."""
+    if "sweeps" in report:
+        return [(s["parameter"], list(zip(s["values"], s["variants"])), s["name"]) for s in report["sweeps"]]
     points = [(v["sweep_value"], v["name"]) for v in report["variants"] if v.get("sweep_value")]
+    return [(report.get("sweep", {}).get("parameter", "variant"), points, None)]
+
+
+def sweep(report, metric, size, out_dir):
+    """One figure per sweep: sweep_<metric>_<size> for a study's only sweep, else
+    sweep<k>_<metric>_<size> for its k-th (from 1)."""
+    all_sweeps = sweeps(report)
+    for k, (parameter, points, name) in enumerate(all_sweeps):
+        base = "sweep_%s_%s" % (metric, size) if len(all_sweeps) == 1 else "sweep%d_%s_%s" % (k + 1, metric, size)
+        sweep_figure(report, metric, size, out_dir, parameter, points, name, base)
+
+
+def sweep_figure(report, metric, size, out_dir, parameter, points, sweep_name, base):
     try:
         xs = [float(p[0]) for p in points]
     except ValueError:
@@ -101,12 +118,15 @@ def sweep(report, metric, size, out_dir):
             ys.append(a[0] if a else float("nan"))
         line, = ax.plot(xs, ys, marker="o", linewidth=2 if c == "all" else 1.2, label="%s (%s)" % (report["aggregate"], c))
         drawn["%s(%s)" % (report["aggregate"], c)] = [float(y) for y in line.get_ydata()]
-    ax.set_xlabel(report.get("sweep", {}).get("parameter", "variant"))
+    ax.set_xlabel(parameter)
     ax.set_ylabel("%s normalised to %s" % (metric, report["baseline"]))
-    ax.set_title("%s: %s sweep (%s inputs)" % (report["study"], metric, size))
+    ax.set_title("%s: %s sweep%s (%s inputs)" % (report["study"], metric, " " + sweep_name if sweep_name else "", size))
     ax.legend(fontsize=7)
-    base = "sweep_%s_%s" % (metric, size)
-    save(fig, out_dir, base, {"kind": "sweep", "metric": metric, "size": size, "x": xs, "series": drawn})
+    data = {"kind": "sweep", "metric": metric, "size": size, "x": xs, "series": drawn}
+    if sweep_name:  # several sweeps: which one, and its variants in x order
+        data["sweep"] = sweep_name
+        data["variants"] = [p[1] for p in points]
+    save(fig, out_dir, base, data)
 
 
 def timeseries(row, out_dir):

@@ -86,6 +86,63 @@ std::vector<CellClass> classify_cells(const StudySpec& study, const Plan& plan, 
   return out;
 }
 
+// Derived variant `d`'s row for one workload and size, from that cell's rows by variant:
+// the sweep variant whose raw metric is best (ties: the first in the sweep's order), and
+// only when every variant of the sweep is ok with the metric resolved; otherwise the row
+// says which are not (never a best of fewer).
+CellRow best_of(const StudySpec& study, const Derived& d, const std::map<std::string, const CellRow*>& by_variant,
+                const std::string& workload, const std::string& size, const std::string& cls) {
+  const Sweep& sw = study.sweeps[d.sweep];
+  const Metric& m = study.metric(d.metric);
+  CellRow row;
+  row.cell = {workload, size, d.name, ""};
+  row.cls = cls;
+  row.derived = true;
+  std::map<std::string, std::vector<std::string>> bad;  // failed, missing, unresolved -> variants
+  const CellRow* best = nullptr;
+  std::size_t best_at = 0;
+  for (std::size_t i = 0; i < sw.variants.size(); ++i) {
+    auto it = by_variant.find(sw.variants[i]);
+    const CellRow* r = it == by_variant.end() ? nullptr : it->second;
+    if (!r || r->status != "ok") {
+      bad[r ? r->status : "missing"].push_back(sw.variants[i]);
+      continue;
+    }
+    auto v = r->value.find(m.name);
+    if (v == r->value.end() || std::isnan(v->second)) {
+      bad["unresolved"].push_back(sw.variants[i]);
+      continue;
+    }
+    const double b = best ? best->value.at(m.name) : 0;
+    if (!best || (m.higher_is_better ? v->second > b : v->second < b)) {
+      best = r;
+      best_at = i;
+    }
+  }
+  if (bad.empty()) {
+    row.status = "ok";
+    row.cell.job_id = best->cell.job_id;
+    row.host_seconds = best->host_seconds;
+    row.value = best->value;
+    row.norm = best->norm;
+    row.chosen_variant = best->cell.variant;
+    row.chosen_value = sw.values[best_at];
+    return row;
+  }
+  row.status = bad.count("failed") ? "failed" : bad.count("missing") ? "missing" : "unresolved";
+  for (const char* kind : {"failed", "missing", "unresolved"}) {
+    auto it = bad.find(kind);
+    if (it == bad.end()) continue;
+    const std::vector<std::string>& names = it->second;
+    row.reason += (row.reason.empty() ? "" : "; ") + std::string(kind) + " " + std::to_string(names.size()) + " of " +
+                  std::to_string(sw.variants.size()) + ":";
+    for (std::size_t i = 0; i < names.size() && i < 3; ++i) row.reason += (i ? ", " : " ") + names[i];
+    if (names.size() > 3) row.reason += ", ...";
+  }
+  if (row.status == "unresolved") row.reason += " (" + m.name + ")";
+  return row;
+}
+
 }  // namespace
 
 const CellClass* Report::cell_class(const std::string& workload, const std::string& size) const {
@@ -140,7 +197,20 @@ Report make_report(const StudySpec& study, const Plan& plan) {
 
   rep.cell_classes = classify_cells(study, plan, results);
   std::set<std::string> used_classes;
+  std::map<std::string, const CellRow*> by_variant;  // the current workload and size's rows
+  std::vector<CellRow> group;
+  // Plan cells come grouped by workload and size; each group's derived rows follow it.
+  auto end_group = [&]() {
+    if (group.empty()) return;
+    by_variant.clear();
+    for (const CellRow& r : group) by_variant[r.cell.variant] = &r;
+    rep.rows.insert(rep.rows.end(), group.begin(), group.end());
+    for (const Derived& d : study.derived)  // by_variant points into `group`: not appended to it
+      rep.rows.push_back(best_of(study, d, by_variant, group.front().cell.workload, group.front().cell.size, group.front().cls));
+    group.clear();
+  };
   for (const Cell& c : plan.cells) {
+    if (!group.empty() && (group.front().cell.workload != c.workload || group.front().cell.size != c.size)) end_group();
     CellRow row;
     row.cell = c;
     row.cls = rep.class_of(c.workload, c.size);
@@ -161,24 +231,26 @@ Report make_report(const StudySpec& study, const Plan& plan) {
           row.norm[m] = v / b->second->metrics.at(m);
       }
     }
-    rep.rows.push_back(row);
+    group.push_back(row);
   }
+  end_group();
   for (const std::string& c : study.class_order)
     if (used_classes.count(c)) rep.classes.push_back(c);
   if (used_classes.count("other") && (!study.workload_class.empty() || study.classify)) rep.classes.push_back("other");
   rep.classes.push_back("all");
 
+  const std::vector<std::string> variants = study.variant_names();
   for (const std::string& size : plan.sizes)
-    for (const Variant& v : study.variants)
+    for (const std::string& v : variants)
       for (const Metric& m : study.metrics)
         for (const std::string& cls : rep.classes) {
           std::vector<double> vals;
           for (const CellRow& row : rep.rows)
-            if (row.cell.size == size && row.cell.variant == v.name && (cls == "all" || row.cls == cls) &&
+            if (row.cell.size == size && row.cell.variant == v && (cls == "all" || row.cls == cls) &&
                 row.norm.count(m.name))
               vals.push_back(row.norm.at(m.name));
           if (auto a = combine(vals, m.normalise ? study.aggregate : "mean"))
-            rep.aggregates.push_back({size, v.name, m.name, cls, *a, vals.size()});
+            rep.aggregates.push_back({size, v, m.name, cls, *a, vals.size()});
         }
 
   for (const Reference& ref : study.references)
@@ -214,7 +286,16 @@ nlohmann::json report_json(const Report& rep, const StudySpec& study, const Plan
   j["classes"] = rep.classes;
   for (const Variant& v : study.variants)
     j["variants"].push_back({{"name", v.name}, {"overrides", v.overrides}, {"sweep_value", v.sweep_value}});
-  if (study.has_sweep) j["sweep"] = {{"parameter", study.sweep.parameter}, {"values", study.sweep.values}};
+  for (const Derived& d : study.derived)
+    j["variants"].push_back({{"name", d.name}, {"derived", true}, {"best_of", study.sweeps[d.sweep].name_format},
+                             {"parameter", study.sweeps[d.sweep].parameter}, {"metric", d.metric}});
+  // One sweep keeps the single "sweep" object of studies before "sweeps" (their reports
+  // stay byte-identical); several are a list, each with its variants in value order.
+  if (study.sweeps.size() == 1) j["sweep"] = {{"parameter", study.sweeps[0].parameter}, {"values", study.sweeps[0].values}};
+  for (const Sweep& sw : study.sweeps)
+    if (study.sweeps.size() > 1)
+      j["sweeps"].push_back(
+          {{"name", sw.name_format}, {"parameter", sw.parameter}, {"values", sw.values}, {"variants", sw.variants}});
   if (study.classify) {
     const Classify& c = *study.classify;
     j["classify"] = {{"metric", c.metric}, {"variant", c.variant}, {"threshold", c.threshold},
@@ -231,8 +312,15 @@ nlohmann::json report_json(const Report& rep, const StudySpec& study, const Plan
     nlohmann::json e{{"workload", r.cell.workload}, {"class", r.cls},       {"size", r.cell.size},
                      {"variant", r.cell.variant},   {"job_id", r.cell.job_id}, {"status", r.status},
                      {"host_seconds", r.host_seconds}, {"value", r.value}, {"norm", r.norm}};
-    if (r.status == "ok") e["stats"] = (fs::path(job_dir(plan.results_dir, r.cell.job_id)) / "stats.json").string();
+    if (r.status == "ok" && !r.derived)
+      e["stats"] = (fs::path(job_dir(plan.results_dir, r.cell.job_id)) / "stats.json").string();
     e["time_series"] = r.time_series;
+    if (r.derived) {
+      const bool chosen = !r.chosen_variant.empty();
+      e["chosen_variant"] = chosen ? nlohmann::json(r.chosen_variant) : nlohmann::json();
+      e["chosen_value"] = chosen ? nlohmann::json(r.chosen_value) : nlohmann::json();
+      if (!r.reason.empty()) e["reason"] = r.reason;
+    }
     j["rows"].push_back(e);
   }
   j["aggregates"] = nlohmann::json::array();
@@ -256,6 +344,44 @@ nlohmann::json report_json(const Report& rep, const StudySpec& study, const Plan
   return j;
 }
 
+// Each derived variant's rule and, per workload and size, the sweep value it chose (or
+// why it chose none).
+void best_of_section(std::ostringstream& md, const Report& rep, const StudySpec& study, const Plan& plan) {
+  md << "\n## Best of a sweep\n\nA derived variant runs no job: per workload and size it is the variant of a sweep "
+        "whose raw metric is best (ties: the first in the sweep's order), and it is failed, missing or unresolved "
+        "when any variant of the sweep is (they are named), never a best of fewer.\n\n";
+  for (const Derived& d : study.derived) {
+    const Sweep& sw = study.sweeps[d.sweep];
+    md << "- `" << d.name << "`: the best of `" << sw.name_format << "` (`" << sw.parameter << "` over "
+       << sw.values.size() << " values: ";
+    for (std::size_t i = 0; i < sw.values.size(); ++i) {
+      if (sw.values.size() > 6 && i == 3) {
+        md << ", …";
+        i = sw.values.size() - 1;
+      }
+      md << (i ? ", " : "") << sw.values[i];
+    }
+    md << ") by the " << (study.metric(d.metric).higher_is_better ? "highest" : "lowest") << " `" << d.metric << "`\n";
+  }
+  md << "\n| workload | size |";
+  for (const Derived& d : study.derived) md << " " << d.name << ": " << study.sweeps[d.sweep].parameter << " |";
+  md << "\n|---|---|";
+  for (std::size_t i = 0; i < study.derived.size(); ++i) md << "---|";
+  md << "\n";
+  for (const std::string& w : plan.workloads)
+    for (const std::string& size : plan.sizes) {
+      std::ostringstream cells;
+      bool any = false;
+      for (const Derived& d : study.derived)
+        for (const CellRow& r : rep.rows)
+          if (r.cell.workload == w && r.cell.size == size && r.cell.variant == d.name) {
+            any = true;
+            cells << " " << (r.status == "ok" ? r.chosen_value : r.status + " (" + r.reason + ")") << " |";
+          }
+      if (any) md << "| " << w << " | " << size << " |" << cells.str() << "\n";  // none: skipped by the size set
+    }
+}
+
 std::string markdown(const Report& rep, const StudySpec& study, const Plan& plan, bool plots) {
   std::ostringstream md;
   md << "# Study: " << study.name << "\n\n";
@@ -265,7 +391,9 @@ std::string markdown(const Report& rep, const StudySpec& study, const Plan& plan
     if (auto r = read_result(plan.results_dir, j.id); r && r->ok) ++ok;
   md << "Size set `" << plan.size_set << "` (";
   for (std::size_t i = 0; i < plan.sizes.size(); ++i) md << (i ? ", " : "") << plan.sizes[i];
-  md << "), " << plan.workloads.size() << " workloads, " << study.variants.size() << " variants: " << ok << " of "
+  md << "), " << plan.workloads.size() << " workloads, " << study.variants.size() << " variants";
+  if (!study.derived.empty()) md << " (+ " << study.derived.size() << " derived: the best of a sweep)";
+  md << ": " << ok << " of "
      << plan.jobs.size() << " jobs finished with verified outputs. Values are normalised to `" << study.baseline
      << "` (" << study.aggregate << " over workloads). Made by `gputlm study report` from the results of gputlm binary "
      << plan.binary_hash << ".\n";
@@ -284,25 +412,27 @@ std::string markdown(const Report& rep, const StudySpec& study, const Plan& plan
       md << "| " << cc.workload << " | " << cc.size << " | " << (cc.value ? num(*cc.value) : "—") << " | " << cc.cls
          << (cc.status == "ok" ? "" : " (" + cc.status + ")") << " |\n";
   }
+  if (!study.derived.empty()) best_of_section(md, rep, study, plan);
+  const std::vector<std::string> variants = study.variant_names();
   for (const std::string& size : plan.sizes)
     for (const Metric& m : study.metrics) {
       if (m.normalise) md << "\n## " << m.name << " normalised to " << study.baseline << " (" << size << ")\n\n";
       else md << "\n## " << m.name << " (" << size << "; raw values, not normalised; mean)\n\n";
       md << "| workload | class | " << study.baseline << " " << m.name << " |";
-      for (const Variant& v : study.variants) md << " " << v.name << " |";
+      for (const std::string& v : variants) md << " " << v << " |";
       md << "\n|---|---|---|";
-      for (std::size_t i = 0; i < study.variants.size(); ++i) md << "---|";
+      for (std::size_t i = 0; i < variants.size(); ++i) md << "---|";
       md << "\n";
       for (const std::string& w : plan.workloads) {
         std::string cls = rep.class_of(w, size), base = "—";
         std::ostringstream cells;
-        for (const Variant& v : study.variants) {
+        for (const std::string& v : variants) {
           std::string cell = "—";
           for (const CellRow& r : rep.rows)
-            if (r.cell.workload == w && r.cell.size == size && r.cell.variant == v.name) {
+            if (r.cell.workload == w && r.cell.size == size && r.cell.variant == v) {
               if (r.status != "ok") cell = r.status;
               else if (r.norm.count(m.name)) cell = fixed(r.norm.at(m.name));
-              if (v.name == study.baseline && r.value.count(m.name)) base = num(r.value.at(m.name));
+              if (v == study.baseline && r.value.count(m.name)) base = num(r.value.at(m.name));
             }
           cells << " " << cell << " |";
         }
@@ -310,10 +440,10 @@ std::string markdown(const Report& rep, const StudySpec& study, const Plan& plan
       }
       for (const std::string& cls : rep.classes) {
         md << "| **" << (m.normalise ? study.aggregate : std::string("mean")) << " (" << cls << ")** | | |";
-        for (const Variant& v : study.variants) {
+        for (const std::string& v : variants) {
           std::string cell = "—";
           for (const Aggregate& a : rep.aggregates)
-            if (a.size == size && a.variant == v.name && a.metric == m.name && a.cls == cls) cell = "**" + fixed(a.value) + "**";
+            if (a.size == size && a.variant == v && a.metric == m.name && a.cls == cls) cell = "**" + fixed(a.value) + "**";
           md << " " << cell << " |";
         }
         md << "\n";
@@ -333,9 +463,16 @@ std::string markdown(const Report& rep, const StudySpec& study, const Plan& plan
     md << "\n## Plots\n\n";
     for (const PlotSpec& p : study.plots)
       for (const std::string& size : plan.sizes) {
-        const std::string base = p.kind + "_" + p.metric + "_" + size;
-        md << "![" << p.kind << " " << p.metric << " " << size << "](plots/" << base << ".png) ([SVG](plots/" << base
-           << ".svg))\n\n";
+        // Several sweeps: a figure per sweep, numbered from 1 in the study's order
+        // (plot_study.py names them so).
+        const std::size_t figures = p.kind == "sweep" && study.sweeps.size() > 1 ? study.sweeps.size() : 1;
+        for (std::size_t k = 0; k < figures; ++k) {
+          const std::string kind = figures > 1 ? p.kind + std::to_string(k + 1) : p.kind;
+          const std::string base = kind + "_" + p.metric + "_" + size;
+          md << "![" << p.kind << " " << p.metric << " " << size
+             << (figures > 1 ? " " + study.sweeps[k].parameter + " (" + study.sweeps[k].name_format + ")" : "")
+             << "](plots/" << base << ".png) ([SVG](plots/" << base << ".svg))\n\n";
+        }
       }
   }
   if (!rep.failures.empty()) {
@@ -364,6 +501,8 @@ std::string write_report(const Report& rep, const StudySpec& study, const Plan& 
     csv << ",classify_value,classify_rule";
     rule = c->above + " if " + c->metric + " of " + c->variant + " > " + num(c->threshold) + " else " + c->below;
   }
+  // Derived variants: per row the sweep variant and value chosen, or why none was.
+  if (!study.derived.empty()) csv << ",chosen_variant,chosen_value,derived_note";
   csv << "\n";
   for (const CellRow& r : rep.rows) {
     csv << csv_field(r.cell.workload) << "," << csv_field(r.cls) << "," << r.cell.size << "," << csv_field(r.cell.variant)
@@ -376,6 +515,8 @@ std::string write_report(const Report& rep, const StudySpec& study, const Plan& 
       const CellClass* cc = rep.cell_class(r.cell.workload, r.cell.size);
       csv << "," << (cc && cc->value ? num(*cc->value) : "") << "," << csv_field(rule);
     }
+    if (!study.derived.empty())
+      csv << "," << csv_field(r.chosen_variant) << "," << csv_field(r.chosen_value) << "," << csv_field(r.reason);
     csv << "\n";
   }
   write_atomic((fs::path(out_dir) / "report.csv").string(), csv.str());

@@ -1,7 +1,8 @@
 // `gputlm study report`: a pure function of a plan's result files. One row per cell
-// (workload x size x variant) with each metric and its value normalised to the baseline
-// variant, aggregates (geomean or mean) per workload class and over all workloads, the
-// papers' figures beside ours, and plots (tools/study/plot_study.py, matplotlib).
+// (workload x size x variant, derived variants after the ones that run) with each metric
+// and its value normalised to the baseline variant, aggregates (geomean or mean) per
+// workload class and over all workloads, the papers' figures beside ours, and plots
+// (tools/study/plot_study.py, matplotlib).
 #pragma once
 
 #include <map>
@@ -16,10 +17,15 @@ namespace gputlm::study {
 
 struct CellRow {
   Cell cell;
-  std::string cls, status;  // status: ok, failed, missing
+  std::string cls, status;  // status: ok, failed, missing (derived rows also: unresolved)
   double host_seconds = 0;
   bool time_series = false;
   std::map<std::string, double> value, norm;
+  // A derived variant's row (StudySpec::Derived): when ok, the sweep variant chosen (its
+  // values, job id and host seconds are the row's); otherwise `reason` names the sweep's
+  // variants that failed, are missing or did not resolve the metric.
+  bool derived = false;
+  std::string chosen_variant, chosen_value, reason;
 };
 
 struct Aggregate {

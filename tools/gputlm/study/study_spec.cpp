@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -83,15 +84,58 @@ std::string resolve(const std::string& study_file, const std::string& p) {
   return fs::weakly_canonical(path).string();
 }
 
-bool valid_name(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == '+';
+bool valid_name(const std::string& s, const char* extra = "") {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [extra](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == '+' ||
+           (c != '\0' && std::strchr(extra, c) != nullptr);
   });
 }
 
 void check_override(const Reader& r, const std::string& key, const std::string& o) {
   const auto eq = o.find('=');
   if (eq == std::string::npos || eq == 0) r.fail("override '" + o + "' is not KEY=VALUE", key);
+}
+
+// One sweep object (r: "sweep" or "sweeps[i]"): a variant per value, named by the name
+// format, with the sweep's overrides and then PARAMETER=VALUE (the value's JSON text).
+void read_sweep(Reader& r, StudySpec& s, std::set<std::string>& names) {
+  Sweep sw;
+  sw.parameter = r.str("parameter");
+  sw.name_format = r.str("name", sw.parameter.substr(sw.parameter.rfind('.') + 1) + "={}");
+  for (std::size_t k = 0; k < s.sweeps.size(); ++k)
+    if (s.sweeps[k].name_format == sw.name_format)
+      r.fail("'" + sw.name_format + "' is sweeps[" + std::to_string(k) + "]'s name too (\"best_of\" names a sweep by it)",
+             "name");
+  const nlohmann::json& vals = r.get("values");
+  if (!vals.is_array() || vals.empty()) r.fail("must be a non-empty array", "values");
+  std::vector<std::string> base = r.strings("overrides");
+  for (const std::string& o : base) check_override(r, "overrides", o);
+  std::string config = s.config;
+  if (r.has("config")) {
+    config = resolve(s.file, r.str("config"));
+    if (!fs::is_regular_file(config)) r.fail("config file '" + config + "' not found", "config");
+  }
+  r.done();
+  for (const auto& v : vals) {
+    if (!v.is_number() && !v.is_string() && !v.is_boolean()) r.fail("values must be numbers, strings or booleans", "values");
+    std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+    Variant var;
+    var.name = sw.name_format;
+    const auto at = var.name.find("{}");
+    if (at == std::string::npos) r.fail("must contain {} (replaced by each value)", "name");
+    var.name.replace(at, 2, text);
+    // '=' too: the default name format is "PARAMETER={}".
+    if (!valid_name(var.name, "=")) r.fail("variant name '" + var.name + "' must be letters, digits, _ - . + =", "name");
+    if (!names.insert(var.name).second) r.fail("variant '" + var.name + "' is defined twice");
+    var.config = config;
+    var.overrides = base;
+    var.overrides.push_back(sw.parameter + "=" + v.dump());
+    var.sweep_value = text;
+    sw.values.push_back(text);
+    sw.variants.push_back(var.name);
+    s.variants.push_back(var);
+  }
+  s.sweeps.push_back(sw);
 }
 
 }  // namespace
@@ -151,7 +195,21 @@ const Metric* StudySpec::find_metric(const std::string& n) const {
 const Variant& StudySpec::variant(const std::string& n) const {
   for (const Variant& v : variants)
     if (v.name == n) return v;
+  if (find_derived(n)) throw StudyError(file + ": '" + n + "' is a derived variant (best of a sweep): it runs no job");
   throw StudyError(file + ": no variant named '" + n + "'");
+}
+
+const Derived* StudySpec::find_derived(const std::string& n) const {
+  for (const Derived& d : derived)
+    if (d.name == n) return &d;
+  return nullptr;
+}
+
+std::vector<std::string> StudySpec::variant_names() const {
+  std::vector<std::string> out;
+  for (const Variant& v : variants) out.push_back(v.name);
+  for (const Derived& d : derived) out.push_back(d.name);
+  return out;
 }
 
 const Metric& StudySpec::metric(const std::string& n) const {
@@ -201,35 +259,23 @@ StudySpec read_study(const std::string& path) {
       s.variants.push_back(v);
     }
   }
+  // "sweep" (one) or "sweeps" (several): the old single "sweep" reads as a one-element list,
+  // so its variants, their overrides and hence the job ids stay what they were.
+  if (r.has("sweep") && r.has("sweeps")) r.fail("a study has \"sweep\" or \"sweeps\", not both", "sweeps");
   if (r.has("sweep")) {
     Reader sr = r.child("sweep");
-    s.has_sweep = true;
-    s.sweep.parameter = sr.str("parameter");
-    s.sweep.name_format = sr.str("name", s.sweep.parameter.substr(s.sweep.parameter.rfind('.') + 1) + "={}");
-    const nlohmann::json& vals = sr.get("values");
-    if (!vals.is_array() || vals.empty()) sr.fail("must be a non-empty array", "values");
-    std::vector<std::string> base = sr.strings("overrides");
-    for (const std::string& o : base) check_override(sr, "overrides", o);
-    sr.done();
-    for (const auto& v : vals) {
-      if (!v.is_number() && !v.is_string() && !v.is_boolean()) r.fail("values must be numbers, strings or booleans", "sweep.values");
-      std::string text = v.is_string() ? v.get<std::string>() : v.dump();
-      Variant var;
-      var.name = s.sweep.name_format;
-      const auto at = var.name.find("{}");
-      if (at == std::string::npos) r.fail("must contain {} (replaced by each value)", "sweep.name");
-      var.name.replace(at, 2, text);
-      if (!valid_name(var.name)) r.fail("variant name '" + var.name + "' must be letters, digits, _ - . + =", "sweep.name");
-      if (!names.insert(var.name).second) r.fail("variant '" + var.name + "' is defined twice", "sweep");
-      var.config = s.config;
-      var.overrides = base;
-      var.overrides.push_back(s.sweep.parameter + "=" + v.dump());
-      var.sweep_value = text;
-      s.sweep.values.push_back(text);
-      s.variants.push_back(var);
+    read_sweep(sr, s, names);
+  }
+  if (r.has("sweeps")) {
+    const nlohmann::json& ss = r.get("sweeps");
+    if (!ss.is_array() || ss.empty())
+      r.fail("must be a non-empty array of {\"parameter\", \"values\", \"name\"?, \"overrides\"?, \"config\"?}", "sweeps");
+    for (std::size_t i = 0; i < ss.size(); ++i) {
+      Reader sr(path, ss[i], "sweeps[" + std::to_string(i) + "]");
+      read_sweep(sr, s, names);
     }
   }
-  if (s.variants.empty()) r.fail("a study needs \"variants\" or a \"sweep\"");
+  if (s.variants.empty()) r.fail("a study needs \"variants\", a \"sweep\" or \"sweeps\"");
 
   const nlohmann::json& w = r.get("workloads");
   if (w.is_string() && w.get<std::string>() == "all") {
@@ -292,8 +338,38 @@ StudySpec read_study(const std::string& path) {
     s.metrics.push_back(m);
   }
 
+  if (r.has("derived")) {
+    const nlohmann::json& ds = r.get("derived");
+    if (!ds.is_array()) r.fail("must be an array of {\"name\", \"best_of\", \"metric\"}", "derived");
+    for (std::size_t i = 0; i < ds.size(); ++i) {
+      Reader dr(path, ds[i], "derived[" + std::to_string(i) + "]");
+      Derived d;
+      d.name = dr.str("name");
+      if (!valid_name(d.name)) dr.fail("must be letters, digits, _ - . +", "name");
+      if (!names.insert(d.name).second) dr.fail("variant '" + d.name + "' is defined twice", "name");
+      const std::string of = dr.str("best_of");
+      auto sw = std::find_if(s.sweeps.begin(), s.sweeps.end(), [&](const Sweep& x) { return x.name_format == of; });
+      if (sw == s.sweeps.end()) {
+        std::string known;
+        for (const Sweep& x : s.sweeps) known += (known.empty() ? "" : ", ") + x.name_format;
+        dr.fail("no sweep named '" + of + "' (" + (known.empty() ? "the study has no sweep" : "sweeps: " + known) + ")",
+                "best_of");
+      }
+      d.sweep = static_cast<std::size_t>(sw - s.sweeps.begin());
+      d.metric = dr.str("metric");
+      if (!s.find_metric(d.metric)) dr.fail("no metric named '" + d.metric + "' in \"metrics\"", "metric");
+      dr.done();
+      s.derived.push_back(d);
+    }
+  }
+  // A derived variant has no job of its own to normalise to or to classify by.
+  auto runs = [&](Reader& rd, const std::string& key, const std::string& v) {
+    if (s.find_derived(v))
+      rd.fail("'" + v + "' is a derived variant (best of a sweep, no job of its own): name a variant that runs", key);
+    if (!names.count(v)) rd.fail("no variant named '" + v + "'", key);
+  };
   s.baseline = r.str("baseline", s.variants.front().name);
-  if (!names.count(s.baseline)) r.fail("no variant named '" + s.baseline + "'", "baseline");
+  runs(r, "baseline", s.baseline);
   if (r.has("classify")) {
     if (r.has("classes"))
       r.fail("a study takes its classes from \"classes\" or from \"classify\", not both", "classify");
@@ -302,7 +378,7 @@ StudySpec read_study(const std::string& path) {
     c.metric = cr.str("metric");
     if (!s.find_metric(c.metric)) cr.fail("no metric named '" + c.metric + "' in \"metrics\"", "metric");
     c.variant = cr.str("variant", s.baseline);
-    if (!names.count(c.variant)) cr.fail("no variant named '" + c.variant + "'", "variant");
+    runs(cr, "variant", c.variant);
     const nlohmann::json& t = cr.get("threshold");
     if (!t.is_number()) cr.fail("must be a number", "threshold");
     c.threshold = t.get<double>();
@@ -373,7 +449,7 @@ StudySpec read_study(const std::string& path) {
       PlotSpec p;
       p.kind = pr.str("kind");
       if (p.kind != "bars" && p.kind != "sweep") pr.fail("must be \"bars\" or \"sweep\"", "kind");
-      if (p.kind == "sweep" && !s.has_sweep) pr.fail("a sweep plot needs a \"sweep\" in the study", "kind");
+      if (p.kind == "sweep" && s.sweeps.empty()) pr.fail("a sweep plot needs a \"sweep\" or \"sweeps\" in the study", "kind");
       p.metric = pr.str("metric");
       bool known = std::any_of(s.metrics.begin(), s.metrics.end(), [&](const Metric& m) { return m.name == p.metric; });
       if (!known) pr.fail("no metric named '" + p.metric + "' in \"metrics\"", "metric");
@@ -382,7 +458,7 @@ StudySpec read_study(const std::string& path) {
     }
   } else {
     s.plots.push_back({"bars", s.metrics.front().name});
-    if (s.has_sweep) s.plots.push_back({"sweep", s.metrics.front().name});
+    if (!s.sweeps.empty()) s.plots.push_back({"sweep", s.metrics.front().name});
   }
   r.done();
   return s;

@@ -1,8 +1,9 @@
 // A study file (experiments/<name>.json, docs/experiments.md): a base config, named
-// variants (config file and/or -p overrides, or a parameter sweep), workloads and size
-// sets, metrics, the baseline variant, the aggregation, workload classes (listed, or
-// measured: "classify") and the papers' figures for the same cells. Read into typed
-// structs; every error names the file and the key path, as config errors do.
+// variants (config file and/or -p overrides, or parameter sweeps), variants derived from a
+// sweep's results (its best variant per cell), workloads and size sets, metrics, the
+// baseline variant, the aggregation, workload classes (listed, or measured: "classify")
+// and the papers' figures for the same cells. Read into typed structs; every error names
+// the file and the key path, as config errors do.
 #pragma once
 
 #include <map>
@@ -52,9 +53,23 @@ struct Reference {
   std::string source, section, note;
 };
 
+// One parameter swept over values: one variant per value. name_format ("mshr{}", "{}" is
+// replaced by the value) also names the sweep, e.g. in a derived variant's "best_of".
 struct Sweep {
-  std::string parameter, name_format;  // name_format: "{}" is replaced by the value
-  std::vector<std::string> values;     // JSON text of each value
+  std::string parameter, name_format;
+  std::vector<std::string> values;     // text of each value (a string's, or the JSON of others)
+  std::vector<std::string> variants;   // the variant of each value, in the same order
+};
+
+// A variant that runs no job: per cell (workload, size) the variant of sweep `sweep` whose
+// raw `metric` is best (highest when the metric's higher_is_better, else lowest; ties: the
+// first in the sweep's order), e.g. B-SWL, the best static warp limit per workload. The
+// report (Report) makes its rows; a cell where any of the sweep's variants failed, is
+// missing or did not resolve the metric is not ok.
+struct Derived {
+  std::string name;
+  std::size_t sweep = 0;  // index in StudySpec::sweeps
+  std::string metric;
 };
 
 struct PlotSpec {
@@ -77,9 +92,9 @@ struct StudySpec {
   std::string file;  // absolute path of the study file
   std::string name, description;
   std::string config;  // absolute path
-  std::vector<Variant> variants;
-  bool has_sweep = false;
-  Sweep sweep;
+  std::vector<Variant> variants;  // the ones that run: listed ones, then each sweep's
+  std::vector<Sweep> sweeps;      // "sweep" is read as a one-element list
+  std::vector<Derived> derived;
   std::vector<std::string> workloads;  // empty with all_workloads
   bool all_workloads = false;
   std::vector<std::string> exclude;
@@ -97,7 +112,10 @@ struct StudySpec {
   double timeout_seconds = 0;  // per job, 0 = none
   std::string discussion;      // absolute path of a Markdown file the report ends with, or empty
 
-  const Variant& variant(const std::string& name) const;
+  const Variant& variant(const std::string& name) const;  // a variant that runs
+  const Derived* find_derived(const std::string& name) const;  // nullptr if not derived
+  // The names of the variants that run, then of the derived ones: the report's columns.
+  std::vector<std::string> variant_names() const;
   const Metric* find_metric(const std::string& name) const;  // nullptr if not in `metrics`
   const Metric& metric(const std::string& name) const;
   // The static class of "classes" ("other" when unclassified, and for every workload of a
