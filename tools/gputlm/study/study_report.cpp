@@ -55,30 +55,86 @@ std::string csv_field(const std::string& s) {
 
 using Results = std::map<std::string, std::optional<JobResult>>;
 
+// A cell's raw metric value in one variant's run, or why there is none (classify_cells).
+struct CellValue {
+  std::string status;  // ok, failed, missing, skipped, unresolved
+  double value = 0;
+};
+CellValue cell_value(const Plan& plan, const Results& results, const std::string& workload, const std::string& size,
+                     const std::string& variant, const std::string& metric) {
+  const Cell* cell = nullptr;
+  for (const Cell& c : plan.cells)
+    if (c.workload == workload && c.size == size && c.variant == variant) cell = &c;
+  if (!cell) return {"skipped"};
+  auto r = results.find(cell->job_id);
+  if (r == results.end() || !r->second) return {"missing"};
+  if (!r->second->ok) return {"failed"};
+  auto v = r->second->metrics.find(metric);
+  if (v == r->second->metrics.end() || std::isnan(v->second)) return {"unresolved"};
+  return {"ok", v->second};
+}
+
+// A chain of rules (Classify::rules): the first that holds decides; a rule whose runs are
+// not all ok leaves the cell "other" with the run it lacked.
+void classify_by_rules(const Classify& c, const Plan& plan, const Results& results, CellClass& cc) {
+  for (const ClassRule& rule : c.rules) {
+    if (rule.kind == ClassRule::Kind::Otherwise) {
+      cc.cls = rule.cls;
+      cc.rule = rule.text(c.variant);
+      cc.status = "ok";
+      return;
+    }
+    const CellValue base = cell_value(plan, results, cc.workload, cc.size, c.variant, rule.metric);
+    if (base.status != "ok") {
+      cc.status = base.status;
+      if (base.status != "skipped") cc.rule = c.variant + " " + base.status + " (" + rule.text(c.variant) + ")";
+      return;
+    }
+    bool holds = false;
+    double value = base.value;
+    if (rule.kind == ClassRule::Kind::SpreadBelow) {
+      double spread = 0;
+      for (const std::string& v : rule.variants) {
+        const CellValue other = cell_value(plan, results, cc.workload, cc.size, v, rule.metric);
+        if (other.status != "ok") {
+          cc.status = other.status;
+          cc.rule = v + " " + other.status + " (" + rule.text(c.variant) + ")";
+          return;
+        }
+        spread = std::max(spread, base.value != 0 ? std::fabs(other.value / base.value - 1) : HUGE_VAL);
+      }
+      value = spread;
+      holds = spread < rule.threshold;
+    } else {
+      holds = rule.kind == ClassRule::Kind::Above ? base.value > rule.threshold : base.value < rule.threshold;
+    }
+    if (holds) {
+      cc.cls = rule.cls;
+      cc.value = value;
+      cc.rule = rule.text(c.variant);
+      cc.status = "ok";
+      return;
+    }
+  }
+}
+
 // The class of every workload x size of the plan (StudySpec::Classify for measured classes).
 std::vector<CellClass> classify_cells(const StudySpec& study, const Plan& plan, const Results& results) {
   std::vector<CellClass> out;
   for (const std::string& w : plan.workloads)
     for (const std::string& size : plan.sizes) {
-      CellClass cc{w, size, study.class_of(w), "", std::nullopt};
-      if (study.classify) {
+      CellClass cc{w, size, study.class_of(w), "", std::nullopt, ""};
+      if (study.classify && !study.classify->rules.empty()) {
+        cc.cls = "other";
+        classify_by_rules(*study.classify, plan, results, cc);
+      } else if (study.classify) {
         const Classify& rule = *study.classify;
         cc.cls = "other";
-        const Cell* cell = nullptr;
-        for (const Cell& c : plan.cells)
-          if (c.workload == w && c.size == size && c.variant == rule.variant) cell = &c;
-        if (!cell) {
-          cc.status = "skipped";
-        } else if (auto r = results.find(cell->job_id); r == results.end() || !r->second) {
-          cc.status = "missing";
-        } else if (!r->second->ok) {
-          cc.status = "failed";
-        } else if (auto v = r->second->metrics.find(rule.metric); v == r->second->metrics.end() || std::isnan(v->second)) {
-          cc.status = "unresolved";
-        } else {
-          cc.status = "ok";
-          cc.value = v->second;
-          cc.cls = v->second > rule.threshold ? rule.above : rule.below;
+        const CellValue v = cell_value(plan, results, w, size, rule.variant, rule.metric);
+        cc.status = v.status;
+        if (v.status == "ok") {
+          cc.value = v.value;
+          cc.cls = v.value > rule.threshold ? rule.above : rule.below;
         }
       }
       out.push_back(cc);
@@ -298,11 +354,21 @@ nlohmann::json report_json(const Report& rep, const StudySpec& study, const Plan
           {{"name", sw.name_format}, {"parameter", sw.parameter}, {"values", sw.values}, {"variants", sw.variants}});
   if (study.classify) {
     const Classify& c = *study.classify;
-    j["classify"] = {{"metric", c.metric}, {"variant", c.variant}, {"threshold", c.threshold},
-                     {"above", c.above},   {"below", c.below},     {"cells", nlohmann::json::array()}};
-    for (const CellClass& cc : rep.cell_classes)
-      j["classify"]["cells"].push_back({{"workload", cc.workload}, {"size", cc.size}, {"class", cc.cls},
-                                        {"status", cc.status}, {"value", cc.value ? nlohmann::json(*cc.value) : nlohmann::json()}});
+    const bool chain = !c.rules.empty();
+    if (chain) {
+      j["classify"] = {{"variant", c.variant}, {"rules", nlohmann::json::array()}, {"cells", nlohmann::json::array()}};
+      for (const ClassRule& rule : c.rules)
+        j["classify"]["rules"].push_back({{"class", rule.cls}, {"rule", rule.text(c.variant)}});
+    } else {
+      j["classify"] = {{"metric", c.metric}, {"variant", c.variant}, {"threshold", c.threshold},
+                       {"above", c.above},   {"below", c.below},     {"cells", nlohmann::json::array()}};
+    }
+    for (const CellClass& cc : rep.cell_classes) {
+      nlohmann::json e{{"workload", cc.workload}, {"size", cc.size}, {"class", cc.cls},
+                       {"status", cc.status}, {"value", cc.value ? nlohmann::json(*cc.value) : nlohmann::json()}};
+      if (chain) e["rule"] = cc.rule;
+      j["classify"]["cells"].push_back(e);
+    }
   }
   for (const Metric& m : study.metrics) j["metrics"].push_back(m.to_json());
   j["plots"] = nlohmann::json::array();
@@ -402,7 +468,17 @@ std::string markdown(const Report& rep, const StudySpec& study, const Plan& plan
     for (const std::string& c : study.skip.at(plan.size_set)) md << " `" << c << "`";
     md << ".\n";
   }
-  if (study.classify) {
+  if (study.classify && !study.classify->rules.empty()) {
+    const Classify& c = *study.classify;
+    md << "\n## Classes\n\nMeasured per workload and size from the runs of `" << c.variant
+       << "` (and, for a spread, of the variants it names): the first rule that holds decides.\n\n";
+    for (const ClassRule& rule : c.rules) md << "- `" << rule.cls << "`: " << rule.text(c.variant) << "\n";
+    md << "\n`other`: a run a rule needs failed, is missing or skipped, or its metric did not resolve.\n\n"
+       << "| workload | size | class | by | value |\n|---|---|---|---|---|\n";
+    for (const CellClass& cc : rep.cell_classes)
+      md << "| " << cc.workload << " | " << cc.size << " | " << cc.cls << (cc.status == "ok" ? "" : " (" + cc.status + ")")
+         << " | " << cc.rule << " | " << (cc.value ? num(*cc.value) : "—") << " |\n";
+  } else if (study.classify) {
     const Classify& c = *study.classify;
     md << "\n## Classes\n\nMeasured per workload and size: `" << c.above << "` when the raw `" << c.metric
        << "` of variant `" << c.variant << "` is > " << num(c.threshold) << ", otherwise (<= " << num(c.threshold)
@@ -499,7 +575,8 @@ std::string write_report(const Report& rep, const StudySpec& study, const Plan& 
   std::string rule;
   if (const auto& c = study.classify) {
     csv << ",classify_value,classify_rule";
-    rule = c->above + " if " + c->metric + " of " + c->variant + " > " + num(c->threshold) + " else " + c->below;
+    if (c->rules.empty())
+      rule = c->above + " if " + c->metric + " of " + c->variant + " > " + num(c->threshold) + " else " + c->below;
   }
   // Derived variants: per row the sweep variant and value chosen, or why none was.
   if (!study.derived.empty()) csv << ",chosen_variant,chosen_value,derived_note";
@@ -513,7 +590,8 @@ std::string write_report(const Report& rep, const StudySpec& study, const Plan& 
     }
     if (study.classify) {
       const CellClass* cc = rep.cell_class(r.cell.workload, r.cell.size);
-      csv << "," << (cc && cc->value ? num(*cc->value) : "") << "," << csv_field(rule);
+      csv << "," << (cc && cc->value ? num(*cc->value) : "") << ","
+          << csv_field(study.classify->rules.empty() ? rule : (cc ? cc->rule : ""));
     }
     if (!study.derived.empty())
       csv << "," << csv_field(r.chosen_variant) << "," << csv_field(r.chosen_value) << "," << csv_field(r.reason);

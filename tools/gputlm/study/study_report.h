@@ -47,7 +47,8 @@ struct ReferenceRow {
 struct CellClass {
   std::string workload, size, cls;
   std::string status;  // classify only: ok, failed, missing, skipped, unresolved
-  std::optional<double> value;
+  std::optional<double> value;  // the deciding rule's value (a chain's "otherwise": none)
+  std::string rule;             // a chain: the rule that decided, or the run it lacked
 };
 
 struct Report {

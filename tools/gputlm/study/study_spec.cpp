@@ -6,6 +6,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
+#include <sstream>
 #include <set>
 
 namespace gputlm::study {
@@ -218,6 +220,20 @@ const Metric& StudySpec::metric(const std::string& n) const {
   throw StudyError(file + ": no metric named '" + n + "'");
 }
 
+std::string ClassRule::text(const std::string& variant) const {
+  std::ostringstream t;
+  t << std::setprecision(6);
+  switch (kind) {
+    case Kind::Above: t << metric << " > " << threshold; break;
+    case Kind::Below: t << metric << " < " << threshold; break;
+    case Kind::SpreadBelow:  // no '|': the text goes into Markdown tables
+      t << metric << " / " << metric << "(" << variant << ") within 1 ± " << threshold << " for every compared variant";
+      break;
+    case Kind::Otherwise: t << "otherwise"; break;
+  }
+  return t.str();
+}
+
 std::string StudySpec::class_of(const std::string& workload) const {
   auto it = workload_class.find(workload);
   return it == workload_class.end() ? "other" : it->second;
@@ -375,26 +391,76 @@ StudySpec read_study(const std::string& path) {
       r.fail("a study takes its classes from \"classes\" or from \"classify\", not both", "classify");
     Reader cr = r.child("classify");
     Classify c;
-    c.metric = cr.str("metric");
-    if (!s.find_metric(c.metric)) cr.fail("no metric named '" + c.metric + "' in \"metrics\"", "metric");
     c.variant = cr.str("variant", s.baseline);
     runs(cr, "variant", c.variant);
-    const nlohmann::json& t = cr.get("threshold");
-    if (!t.is_number()) cr.fail("must be a number", "threshold");
-    c.threshold = t.get<double>();
-    if (!std::isfinite(c.threshold)) cr.fail("must be a finite number", "threshold");
-    auto class_name = [&cr](const std::string& key) {
-      std::string cls = cr.str(key);
-      if (!valid_name(cls)) cr.fail("class name must be letters, digits, _ - . +", key);
-      if (cls == "all" || cls == "other") cr.fail("class name '" + cls + "' is reserved (all, other)", key);
+    auto class_name = [](Reader& rd, const std::string& key) {
+      std::string cls = rd.str(key);
+      if (!valid_name(cls)) rd.fail("class name must be letters, digits, _ - . +", key);
+      if (cls == "all" || cls == "other") rd.fail("class name '" + cls + "' is reserved (all, other)", key);
       return cls;
     };
-    c.above = class_name("above");
-    c.below = class_name("below");
-    if (c.above == c.below) cr.fail("must differ from \"above\" ('" + c.above + "')", "below");
+    auto metric_name = [&s](Reader& rd, const std::string& key) {
+      std::string m = rd.str(key);
+      if (!s.find_metric(m)) rd.fail("no metric named '" + m + "' in \"metrics\"", key);
+      return m;
+    };
+    auto finite = [](Reader& rd, const std::string& key) {
+      const nlohmann::json& t = rd.get(key);
+      if (!t.is_number()) rd.fail("must be a number", key);
+      if (!std::isfinite(t.get<double>())) rd.fail("must be a finite number", key);
+      return t.get<double>();
+    };
+    if (cr.has("rules")) {
+      const nlohmann::json& rs = cr.get("rules");
+      if (!rs.is_array() || rs.empty()) cr.fail("must be a non-empty array of rules", "rules");
+      for (std::size_t i = 0; i < rs.size(); ++i) {
+        Reader rr(path, rs[i], "classify.rules[" + std::to_string(i) + "]");
+        ClassRule rule;
+        rule.cls = class_name(rr, "class");
+        for (const ClassRule& o : c.rules)
+          if (o.cls == rule.cls) rr.fail("class '" + rule.cls + "' has two rules", "class");
+        const bool spread = rr.has("spread"), metric = rr.has("metric");
+        if (spread && metric) rr.fail("a rule tests \"metric\" or \"spread\", not both");
+        if (spread) {
+          rule.kind = ClassRule::Kind::SpreadBelow;
+          rule.metric = metric_name(rr, "spread");
+          if (rr.has("above")) rr.fail("a spread rule takes \"below\" only", "above");
+          rule.threshold = finite(rr, "below");
+          if (rule.threshold <= 0) rr.fail("must be > 0", "below");
+          rule.variants = rr.strings("variants");
+          if (rule.variants.empty())  // every listed (not swept) variant
+            for (const Variant& v : s.variants)
+              if (v.sweep_value.empty() && v.name != c.variant) rule.variants.push_back(v.name);
+          for (const std::string& v : rule.variants) runs(rr, "variants", v);
+          if (rule.variants.empty()) rr.fail("no variant to compare with '" + c.variant + "'", "variants");
+        } else if (metric) {
+          rule.metric = metric_name(rr, "metric");
+          const bool above = rr.has("above"), below = rr.has("below");
+          if (above == below) rr.fail("a metric rule takes one of \"above\" and \"below\"");
+          rule.kind = above ? ClassRule::Kind::Above : ClassRule::Kind::Below;
+          rule.threshold = finite(rr, above ? "above" : "below");
+        } else {
+          rule.kind = ClassRule::Kind::Otherwise;
+        }
+        const bool last = i + 1 == rs.size();
+        if (rule.kind == ClassRule::Kind::Otherwise && !last)
+          rr.fail("a rule without \"metric\" or \"spread\" holds always: it must be the last");
+        if (rule.kind != ClassRule::Kind::Otherwise && last)
+          rr.fail("the last rule must hold always (no \"metric\" or \"spread\"), so that every cell gets a class");
+        rr.done();
+        c.rules.push_back(rule);
+        s.class_order.push_back(rule.cls);
+      }
+    } else {
+      c.metric = metric_name(cr, "metric");
+      c.threshold = finite(cr, "threshold");
+      c.above = class_name(cr, "above");
+      c.below = class_name(cr, "below");
+      if (c.above == c.below) cr.fail("must differ from \"above\" ('" + c.above + "')", "below");
+      s.class_order = {c.below, c.above};
+    }
     cr.done();
     s.classify = c;
-    s.class_order = {c.below, c.above};
   }
   s.aggregate = r.str("aggregate", "geomean");
   if (s.aggregate != "geomean" && s.aggregate != "mean") r.fail("must be \"geomean\" or \"mean\"", "aggregate");

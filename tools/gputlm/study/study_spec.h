@@ -77,15 +77,35 @@ struct PlotSpec {
   std::string metric;
 };
 
-// Classes measured in the study itself (Mascar, HPCA'15, Table III: instructions per L1
-// miss > 30 is compute-intensive): a cell (workload, size) is `above` when the raw value
-// of `metric` in `variant`'s run of that workload and size is > threshold, `below` when it
-// is <= threshold, and "other" when that run failed, is missing or skipped, or the metric
-// did not resolve. Applied by the report (Report::class_of), which has the results.
+// One rule of a classifying chain: the cell is `cls` when
+//  Above / Below: the raw `metric` of the classifying variant is > / < threshold;
+//  SpreadBelow: every one of `variants` is within threshold of the classifying variant in
+//    `metric` (max |value / classifying value - 1| < threshold: "no policy changes it by
+//    10 % or more", the LAWS thesis' type-0);
+//  Otherwise: always (the chain's last rule).
+struct ClassRule {
+  enum class Kind { Above, Below, SpreadBelow, Otherwise };
+  std::string cls;
+  Kind kind = Kind::Otherwise;
+  std::string metric;
+  double threshold = 0;
+  std::vector<std::string> variants;  // SpreadBelow
+  // "ipc / ipc(gto) within 1 ± 0.1 for every compared variant", "primary_miss_rate > 0.95", "otherwise"
+  std::string text(const std::string& variant) const;
+};
+
+// Classes measured in the study itself. Two forms:
+//  * one threshold (Mascar, HPCA'15, Table III: instructions per L1 miss > 30 is
+//    compute-intensive): a cell (workload, size) is `above` when the raw value of `metric`
+//    in `variant`'s run of that workload and size is > threshold, `below` when it is <=;
+//  * a chain of `rules`, the first that holds deciding (the LAWS thesis' types 0/I/II/III).
+// A cell is "other" when a run a rule needs failed, is missing or skipped, or its metric did
+// not resolve. Applied by the report (Report::class_of), which has the results.
 struct Classify {
   std::string metric, variant;  // variant: the baseline when not given
   double threshold = 0;
   std::string above, below;
+  std::vector<ClassRule> rules;  // the chain form (metric, threshold, above, below unused)
 };
 
 struct StudySpec {
