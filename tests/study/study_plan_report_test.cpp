@@ -215,6 +215,45 @@ TEST_CASE("study plan: a size set's skip leaves out those cells only in that set
   CHECK_THROWS_WITH(read_study(write_study(dir, j)), Catch::Contains("skip.huge: no size set 'huge'"));
 }
 
+TEST_CASE("study plan: thesis_a .. thesis_e are sizes; a workload without them is an error naming workloads_thesis",
+          "[study]") {
+  const fs::path dir = scratch("plan_thesis");
+  const std::string exe = (dir / "exe").string();
+  std::ofstream(exe) << "binary";
+  // A workloads folder with montecarlo's thesis_a and thesis_e only (the plan hashes spec text).
+  for (const char* size : {"thesis_a", "thesis_e"}) {
+    fs::create_directories(dir / "wl" / "montecarlo" / size);
+    std::ofstream(dir / "wl" / "montecarlo" / size / "spec.json") << "{\"size\": \"" << size << "\"}";
+  }
+  nlohmann::json j = small_study();
+  j["workloads"] = {"montecarlo"};
+  j["sizes"] = {{"default", {"thesis_a", "thesis_e"}}, {"c", {"thesis_c"}}};
+  j["skip"] = {{"default", {"montecarlo/thesis_e"}}};
+  const StudySpec s = read_study(write_study(dir, j));
+  CHECK(s.size_sets.at("default") == std::vector<std::string>{"thesis_a", "thesis_e"});
+  PlanOptions o = options(dir, exe);
+  o.workloads_dir = (dir / "wl").string();
+  Plan p = make_plan(s, o);
+  REQUIRE(p.cells.size() == 2);  // lrr and gto on montecarlo/thesis_a; thesis_e skipped
+  for (const Cell& c : p.cells) CHECK(c.size == "thesis_a");
+  REQUIRE(p.jobs.size() == 2);
+  CHECK(p.jobs[0].spec == fs::absolute(dir / "wl" / "montecarlo" / "thesis_a" / "spec.json").lexically_normal().string());
+  o.size_set = "c";
+  CHECK_THROWS_WITH(make_plan(s, o), Catch::Contains("workload 'montecarlo' has no thesis_c spec") &&
+                                         Catch::Contains("--target workloads_thesis"));
+  j["workloads"] = {"vecadd"};
+  CHECK_THROWS_WITH(make_plan(read_study(write_study(dir, j)), options(dir, exe)),
+                    Catch::Contains("workload 'vecadd' has no thesis_a spec") &&
+                        Catch::Contains("montecarlo, streamcluster and laplace3d only"));
+  j["sizes"] = {{"default", {"thesis_f"}}};
+  j.erase("skip");
+  CHECK_THROWS_WITH(read_study(write_study(dir, j)),
+                    Catch::Contains("sizes.default: unknown size 'thesis_f' (small, medium, thesis_a"));
+  j["sizes"] = {{"default", {"thesis_a"}}};
+  j["skip"] = {{"default", {"vecadd/thesis_f"}}};
+  CHECK_THROWS_WITH(read_study(write_study(dir, j)), Catch::Contains("skip.default: 'vecadd/thesis_f' is not WORKLOAD/SIZE"));
+}
+
 TEST_CASE("study report: classify puts each workload and size in the class its measured metric says", "[study]") {
   const fs::path dir = scratch("report_classify");
   const std::string exe = (dir / "exe").string();

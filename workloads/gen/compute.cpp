@@ -8,8 +8,37 @@
 namespace gputlm::workloads {
 namespace {
 
+// laplace3d sizes. The specs launch CTAs of 32 x 8 threads over the nx x ny plane (one
+// thread per (x, y) column, walking z), so nx is a multiple of 32 and ny of 8.
+struct LpsParams {
+  const char* label;
+  int nx, ny, nz;
+};
+constexpr LpsParams kLpsSmall{"small", 32, 32, 8};
+constexpr LpsParams kLpsMedium{"medium", 256, 256, 64};
+// 001 Table 2.3, configs A-E: (nx, ny) = (2048, 128) / (1024, 256) / (512, 512) /
+// (256, 1024) / (128, 2048), every config 2^18 columns (1024 CTAs of 32 x 8). The thesis
+// gives no nz; medium's 64 is kept, so each config is 4x medium's points (16.8 M, 64 MiB
+// per array). None of them is medium.
+constexpr LpsParams kLpsThesis[5] = {{"A", 2048, 128, 64},
+                                     {"B", 1024, 256, 64},
+                                     {"C", 512, 512, 64},
+                                     {"D", 256, 1024, 64},
+                                     {"E", 128, 2048, 64}};
+
+const LpsParams& lps_params(Size size) {
+  if (size == Size::kSmall) return kLpsSmall;
+  if (size == Size::kMedium) return kLpsMedium;
+  const int t = thesis_index(size);
+  if (t < 0) throw GenerateError(std::string("laplace3d: no size '") + size_name(size) + "'");
+  return kLpsThesis[t];
+}
+
 void gen_laplace3d(Size size, const OutDir& out) {
-  int nx = size == Size::kSmall ? 32 : 256, ny = nx, nz = size == Size::kSmall ? 8 : 64;
+  const LpsParams& p = lps_params(size);
+  const int nx = p.nx, ny = p.ny, nz = p.nz;
+  if (nx % 32 != 0 || ny % 8 != 0)
+    throw GenerateError("laplace3d: nx must be a multiple of 32 and ny of 8 (CTAs of 32 x 8)");
   long plane = static_cast<long>(nx) * ny;
   auto u = random_f32(901, static_cast<std::size_t>(plane * nz), 0, 1);
   std::vector<float> v(u.size());
@@ -26,7 +55,8 @@ void gen_laplace3d(Size size, const OutDir& out) {
   out.write("u.bin", u);
   out.write("v_ref.bin", v);
 }
-GPUTLM_WORKLOAD("laplace3d", "inter-warp locality: 7-point 3D Jacobi step", gen_laplace3d);
+GPUTLM_WORKLOAD_SIZES("laplace3d", "inter-warp locality: 7-point 3D Jacobi step", gen_laplace3d,
+                      sizes_with_thesis());
 
 void gen_hotspot(Size size, const OutDir& out) {
   int cols = size == Size::kSmall ? 64 : 1024, rows = cols;

@@ -5,9 +5,9 @@
 // (Rodinia streamcluster's pgain kernel, every thread reading the same candidate centre).
 //
 // Sizes: one parameter struct per size. The thesis (001 Table 2.3) varies the inputs over
-// configs A-E; their structs are kept below as data. workload-gen knows only small and
-// medium (workload_gen.h's Size), so medium is config C and A, B, D, E are not wired to a
-// size yet: adding a size to Size (and specs spec_A.json ...) would select them.
+// configs A-E: sizes thesis_a .. thesis_e (specs spec_thesis_a.json ...) select
+// kMcThesis / kScThesis[0..4]. medium is config C: medium and thesis_c write the same
+// files, and spec_thesis_c.json is a copy of spec_medium.json.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -30,10 +30,11 @@ constexpr McParams kMcSmall{"small", 30, 2048, 256};  // two CTAs per GTX480 SM
 // The SDK prices 262144 paths per option. A timing run costs about one warp instruction
 // per option-path (1024 x 16384: 16.8 M warp instructions, 167 s of host time on the
 // thesis Table 2.1 GPU, measured on a loaded machine), so the paths are cut to 4096
-// (5.0 M warp instructions, ~17 s of user time): config C then fits the ~40 s budget, and
-// D and E (1.5x, 2x) would exceed it. The 4096 samples (16 KiB) fit the 32 KiB L1D; with
-// 16384 (64 KiB) GTO misses 74 % of the sample loads, but the kernel stays bound by its
-// expf (ex2 on the SFU) either way (GTO: 338k cycles at 16384 paths, 176k at 8192).
+// (5.0 M warp instructions, ~17 s of user time): config C then fits the ~40 s budget of
+// medium (GTO on a loaded machine, docs/workloads.md: A 7 s, C 15 s, E 29 s). The 4096
+// samples (16 KiB) fit the 32 KiB L1D; with 16384 (64 KiB) GTO misses 74 % of the sample
+// loads, but the kernel stays bound by its expf (ex2 on the SFU) either way (GTO: 338k
+// cycles at 16384 paths, 176k at 8192).
 constexpr McParams kMcThesis[5] = {
     {"A", 512, 4096, 256}, {"B", 768, 4096, 256}, {"C", 1024, 4096, 256},
     {"D", 1564, 4096, 256}, {"E", 2048, 4096, 256}};
@@ -114,8 +115,16 @@ float ulp_shift(float f, int k) {  // f > 0 finite: k representable steps away
   return f;
 }
 
+const McParams& mc_params(Size size) {
+  if (size == Size::kSmall) return kMcSmall;
+  if (size == Size::kMedium) return kMcThesis[2];
+  const int t = thesis_index(size);
+  if (t < 0) throw GenerateError(std::string("montecarlo: no size '") + size_name(size) + "'");
+  return kMcThesis[t];
+}
+
 void gen_montecarlo(Size size, const OutDir& out) {
-  const McParams& z = size == Size::kSmall ? kMcSmall : kMcThesis[2];
+  const McParams& z = mc_params(size);
   if (z.threads > 256 || (z.threads & (z.threads - 1)) != 0 || z.paths < 2)
     throw GenerateError("montecarlo: threads must be a power of two <= 256, paths >= 2");
   // Options as in the SDK's sample (S 5..50, X 10..25, T 1..5), with the rate and the
@@ -162,8 +171,8 @@ void gen_montecarlo(Size size, const OutDir& out) {
   std::printf("montecarlo: %d options x %d paths, CTAs of %d; 3-ulp expf errors use %.3f of the tolerance\n",
               z.options, z.paths, z.threads, worst);
 }
-GPUTLM_WORKLOAD("montecarlo", "LAWS/SDK MonteCarlo: one CTA per option, all options read the same samples",
-                gen_montecarlo);
+GPUTLM_WORKLOAD_SIZES("montecarlo", "LAWS/SDK MonteCarlo: one CTA per option, all options read the same samples",
+                      gen_montecarlo, sizes_with_thesis());
 
 // --- streamcluster (workloads/streamcluster) -------------------------------------------------
 struct ScParams {
@@ -180,7 +189,8 @@ constexpr ScParams kScSmall{"small", 4096, 16, 8, 4, 512};
 // 16 coordinates, 10 centres and 4 candidates keep config C within the
 // host-time budget: the kernel is DRAM-bound (~140k cycles per launch of 64K points on
 // the thesis Table 2.1 GPU, ~8.5 s of user time each); 8 candidates with 16 centres took
-// 1.36 M cycles and 82 s of user time. D and E would exceed the budget (2x, 4x).
+// 1.36 M cycles and 82 s of user time. D and E take 2x and 4x (GTO on a loaded machine,
+// docs/workloads.md: A 6 s, C 26 s, E 114 s).
 constexpr ScParams kScThesis[5] = {
     {"A", 16384, 16, 10, 4, 512}, {"B", 32768, 16, 10, 4, 512}, {"C", 65536, 16, 10, 4, 512},
     {"D", 131072, 16, 10, 4, 512}, {"E", 262144, 16, 10, 4, 512}};
@@ -191,8 +201,16 @@ int sc_candidate(const ScParams& z, int c) {
   return static_cast<int>((2LL * c + 1) * z.npoints / (2LL * z.ncand));
 }
 
+const ScParams& sc_params(Size size) {
+  if (size == Size::kSmall) return kScSmall;
+  if (size == Size::kMedium) return kScThesis[2];
+  const int t = thesis_index(size);
+  if (t < 0) throw GenerateError(std::string("streamcluster: no size '") + size_name(size) + "'");
+  return kScThesis[t];
+}
+
 void gen_streamcluster(Size size, const OutDir& out) {
-  const ScParams& z = size == Size::kSmall ? kScSmall : kScThesis[2];
+  const ScParams& z = sc_params(size);
   const int n = z.npoints;
   auto coord = random_f32(4901, static_cast<std::size_t>(z.dim) * n, 0, 1);  // coord[d * n + p]
   std::vector<float> weight(n);
@@ -286,8 +304,8 @@ void gen_streamcluster(Size size, const OutDir& out) {
   std::printf("; %zu of %zu comparisons switch, %d costs nudged off a tie\n", switches,
               flags.size(), nudged);
 }
-GPUTLM_WORKLOAD("streamcluster", "LAWS/Rodinia streamcluster: pgain per candidate, all threads read the candidate",
-                gen_streamcluster);
+GPUTLM_WORKLOAD_SIZES("streamcluster", "LAWS/Rodinia streamcluster: pgain per candidate, all threads read the candidate",
+                      gen_streamcluster, sizes_with_thesis());
 
 }  // namespace
 }  // namespace gputlm::workloads

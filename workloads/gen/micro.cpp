@@ -1,6 +1,7 @@
 // Microbenchmarks (workloads/micro/<name>/, docs/platforms/fermi_micro.md): inputs and CPU
 // references of their checked outputs. Their timing buffers are written unchecked;
-// `gputlm micro` turns them into latencies and throughputs. Small size only.
+// `gputlm micro` turns them into latencies and throughputs. Small size only (registered
+// so: workload-gen refuses any other size before writing).
 #include <cmath>
 
 #include "workload_gen.h"
@@ -40,7 +41,7 @@ void gen_latency(Size size, const OutDir& out) {
   out.write("chain.bin", a);
   out.write("result_ref.bin", result);
 }
-GPUTLM_WORKLOAD("micro/latency", "microbenchmark: pointer-chase latency in L1, L2 and DRAM", gen_latency);
+GPUTLM_WORKLOAD_SIZES("micro/latency", "microbenchmark: pointer-chase latency in L1, L2 and DRAM", gen_latency, {Size::kSmall});
 
 // Streaming 16-byte loads (bandwidth.cu) over u32 a[i] = i: uint4 q holds 4q .. 4q+3.
 // passes = the summed ones: L1 sums only its warm-up pass (its timed loads are sunk).
@@ -60,7 +61,7 @@ void gen_bandwidth(Size size, const OutDir& out) {
       }
   out.write("sums_ref.bin", sums);
 }
-GPUTLM_WORKLOAD("micro/bandwidth", "microbenchmark: L1, L2 and DRAM load bandwidth", gen_bandwidth);
+GPUTLM_WORKLOAD_SIZES("micro/bandwidth", "microbenchmark: L1, L2 and DRAM load bandwidth", gen_bandwidth, {Size::kSmall});
 
 // Shared-memory banks (shared.cu): each thread's words of the last iteration, summed.
 void gen_shared(Size size, const OutDir& out) {
@@ -78,7 +79,7 @@ void gen_shared(Size size, const OutDir& out) {
   out.write("in.bin", in);
   out.write("sums_ref.bin", sums);
 }
-GPUTLM_WORKLOAD("micro/shared", "microbenchmark: shared-memory bank conflicts, stride 1 to 32", gen_shared);
+GPUTLM_WORKLOAD_SIZES("micro/shared", "microbenchmark: shared-memory bank conflicts, stride 1 to 32", gen_shared, {Size::kSmall});
 
 // Arithmetic throughput (sfu.cu; 1 untimed + iters timed steps), with the functional model's sin.approx / rsqrt.approx
 // (float_semantics.cpp: std::sin in float, 1 / sqrt in double).
@@ -111,7 +112,7 @@ void gen_sfu(Size size, const OutDir& out) {
   }
   out.write("out_ref.bin", res);
 }
-GPUTLM_WORKLOAD("micro/sfu", "microbenchmark: SFU (sin, rsqrt) and FP32 fma throughput", gen_sfu);
+GPUTLM_WORKLOAD_SIZES("micro/sfu", "microbenchmark: SFU (sin, rsqrt) and FP32 fma throughput", gen_sfu, {Size::kSmall});
 
 // Global atomics (atomic.cu): 3840 threads x 4 atomicAdd(+1) on one word, per-warp
 // words, own words. The returned values on a word of n increments are 0 .. n-1.
@@ -125,8 +126,8 @@ void gen_atomic(Size size, const OutDir& out) {
   out.write("own_ref.bin", std::vector<uint32_t>(threads, iters));
   out.write("total_ref.bin", std::vector<uint32_t>{tri(n_one), threads / 32 * tri(n_warp), threads * tri(iters)});
 }
-GPUTLM_WORKLOAD("micro/atomic", "microbenchmark: global atomicAdd on one word, per-warp words, own words",
-                gen_atomic);
+GPUTLM_WORKLOAD_SIZES("micro/atomic", "microbenchmark: global atomicAdd on one word, per-warp words, own words",
+                      gen_atomic, {Size::kSmall});
 
 // Divergence (divergence.cu): lane l runs path l mod paths; each lane's x after 1 + reps.
 void gen_divergence(Size size, const OutDir& out) {
@@ -146,7 +147,7 @@ void gen_divergence(Size size, const OutDir& out) {
     }
   out.write("out_ref.bin", res);
 }
-GPUTLM_WORKLOAD("micro/divergence", "microbenchmark: branch divergence, 1 to 32 paths per warp", gen_divergence);
+GPUTLM_WORKLOAD_SIZES("micro/divergence", "microbenchmark: branch divergence, 1 to 32 paths per warp", gen_divergence, {Size::kSmall});
 
 }  // namespace
 }  // namespace gputlm::workloads

@@ -10,13 +10,33 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/random/splitmix64.h"
 
 namespace gputlm::workloads {
 
-enum class Size { kSmall, kMedium };
+// small (tests) and medium (experiments) exist for every workload. thesis_a .. thesis_e
+// are the LAWS thesis' input configurations A-E (001 Table 2.3), only for the workloads
+// the thesis varies (montecarlo, streamcluster, laplace3d): a generator takes them only
+// when it registers them (GPUTLM_WORKLOAD_SIZES), and workload-gen refuses them for any
+// other workload before writing anything.
+enum class Size { kSmall, kMedium, kThesisA, kThesisB, kThesisC, kThesisD, kThesisE };
+
+// The name workload-gen, the specs (spec_<name>.json) and the build folders use.
+const char* size_name(Size size);
+// The Size named `name`; false when no size has that name.
+bool parse_size(const std::string& name, Size* size);
+// "small, medium, thesis_a, ..., thesis_e".
+std::string all_size_names();
+// 0..4 for thesis_a..thesis_e, -1 for small and medium.
+int thesis_index(Size size);
+// small, medium and thesis_a..thesis_e: the sizes of the workloads the thesis varies.
+inline std::vector<Size> sizes_with_thesis() {
+  return {Size::kSmall,   Size::kMedium,  Size::kThesisA, Size::kThesisB,
+          Size::kThesisC, Size::kThesisD, Size::kThesisE};
+}
 
 // Where a generator writes its files.
 class OutDir {
@@ -39,13 +59,15 @@ using GenerateFn = void (*)(Size size, const OutDir& out);
 struct Generator {
   GenerateFn fn;
   std::string summary;
+  std::vector<Size> sizes;  // the sizes fn accepts; workload-gen refuses the others
 };
 
 std::map<std::string, Generator>& generators();
 
 struct GeneratorRegistrar {
-  GeneratorRegistrar(const char* name, const char* summary, GenerateFn fn) {
-    generators()[name] = Generator{fn, summary};
+  GeneratorRegistrar(const char* name, const char* summary, GenerateFn fn,
+                     std::vector<Size> sizes = {Size::kSmall, Size::kMedium}) {
+    generators()[name] = Generator{fn, summary, std::move(sizes)};
   }
 };
 
@@ -63,3 +85,7 @@ struct GenerateError : std::runtime_error {
 
 #define GPUTLM_WORKLOAD(name, summary, fn) \
   static ::gputlm::workloads::GeneratorRegistrar gputlm_workload_##fn(name, summary, fn)
+// A workload with sizes beyond small and medium: GPUTLM_WORKLOAD_SIZES("x", "...", fn,
+// sizes_with_thesis()).
+#define GPUTLM_WORKLOAD_SIZES(name, summary, fn, ...) \
+  static ::gputlm::workloads::GeneratorRegistrar gputlm_workload_##fn(name, summary, fn, __VA_ARGS__)

@@ -137,7 +137,10 @@ Plan make_plan(const StudySpec& study, const PlanOptions& opts) {
       if (!fs::is_regular_file(spec))
         throw StudyError("workload '" + w + "' has no " + size + " spec (" + spec.string() + ")" +
                          (size == "medium" ? ": generate medium inputs with cmake --build BUILD --target workloads_medium"
-                                           : ": is the workload name right?"));
+                          : size.rfind("thesis_", 0) == 0
+                              ? ": thesis sizes exist for montecarlo, streamcluster and laplace3d only; generate them "
+                                "with cmake --build BUILD --target workloads_thesis"
+                              : ": is the workload name right?"));
       const std::string spec_hash = hash_hex(read_text(spec.string()));
       for (const Variant& v : study.variants) {
         const std::string id =

@@ -239,6 +239,17 @@ std::string StudySpec::class_of(const std::string& workload) const {
   return it == workload_class.end() ? "other" : it->second;
 }
 
+const std::vector<std::string>& workload_sizes() {
+  static const std::vector<std::string> sizes = {"small",    "medium",   "thesis_a", "thesis_b",
+                                                 "thesis_c", "thesis_d", "thesis_e"};
+  return sizes;
+}
+
+bool is_workload_size(const std::string& size) {
+  const auto& z = workload_sizes();
+  return std::find(z.begin(), z.end(), size) != z.end();
+}
+
 StudySpec read_study(const std::string& path) {
   std::ifstream f(path);
   if (!f) throw StudyError(path + ": cannot open the study file");
@@ -308,7 +319,11 @@ StudySpec read_study(const std::string& path) {
       std::vector<std::string> sizes = zr.strings(set);
       if (sizes.empty()) zr.fail("must list at least one size", set);
       for (const std::string& z : sizes)
-        if (z != "small" && z != "medium") zr.fail("unknown size '" + z + "' (small, medium)", set);
+        if (!is_workload_size(z)) {
+          std::string known;
+          for (const std::string& k : workload_sizes()) known += (known.empty() ? "" : ", ") + k;
+          zr.fail("unknown size '" + z + "' (" + known + ")", set);
+        }
       s.size_sets[set] = sizes;
     }
     zr.done();
@@ -324,7 +339,7 @@ StudySpec read_study(const std::string& path) {
       for (const std::string& cell : kr.strings(set)) {
         const auto slash = cell.find('/');
         const std::string size = slash == std::string::npos ? "" : cell.substr(slash + 1);
-        if (slash == 0 || (size != "small" && size != "medium"))
+        if (slash == 0 || !is_workload_size(size))
           kr.fail("'" + cell + "' is not WORKLOAD/SIZE (e.g. kmeans/medium)", set);
         s.skip[set].push_back(cell);
       }

@@ -145,4 +145,10 @@ struct StudySpec {
 
 StudySpec read_study(const std::string& path);
 
+// The input sizes workload-gen writes (workloads/gen/main.cpp): small and medium for every
+// workload; thesis_a .. thesis_e (the LAWS thesis' configs A-E, 001 Table 2.3) only for
+// montecarlo, streamcluster and laplace3d (a study naming them lists those workloads).
+const std::vector<std::string>& workload_sizes();
+bool is_workload_size(const std::string& size);
+
 }  // namespace gputlm::study
