@@ -92,6 +92,18 @@ LaunchSpec generate_and_parse(const std::string& name, const std::string& size, 
   return spec;
 }
 
+// Every file of `c` is in `medium` with the same bytes; returns how many were compared.
+std::size_t compare_with_medium(const fs::path& c, const fs::path& medium) {
+  std::size_t compared = 0;
+  for (const auto& e : fs::directory_iterator(c)) {
+    INFO(e.path().filename().string());
+    REQUIRE(fs::exists(medium / e.path().filename()));
+    CHECK(read_file(e.path()) == read_file(medium / e.path().filename()));
+    ++compared;
+  }
+  return compared;
+}
+
 }  // namespace
 
 TEST_CASE("workload_gen refuses a thesis size for every workload without one, naming both", "[workloads]") {
@@ -150,14 +162,7 @@ TEST_CASE("workload_montecarlo thesis sizes: specs parse with Table 2.3 options,
   // medium is config C: the same parameters, so the same bytes in every file.
   fs::path medium = check_dir("montecarlo") / "medium", c = check_dir("montecarlo") / "thesis_c";
   generate_and_parse("montecarlo", "medium", medium);
-  std::size_t compared = 0;
-  for (const auto& e : fs::directory_iterator(c)) {
-    INFO(e.path().filename().string());
-    REQUIRE(fs::exists(medium / e.path().filename()));
-    CHECK(read_file(e.path()) == read_file(medium / e.path().filename()));
-    ++compared;
-  }
-  CHECK(compared == 11);  // spec, ptx, resources, 6 inputs, 2 expectations
+  CHECK(compare_with_medium(c, medium) == 11);  // spec, ptx, resources, 6 inputs, 2 expectations
   fs::remove_all(check_dir("montecarlo"));
 }
 
@@ -189,14 +194,7 @@ TEST_CASE("workload_streamcluster thesis sizes: specs parse with Table 2.3 point
   }
   fs::path medium = check_dir("streamcluster") / "medium", c = check_dir("streamcluster") / "thesis_c";
   generate_and_parse("streamcluster", "medium", medium);
-  std::size_t compared = 0;
-  for (const auto& e : fs::directory_iterator(c)) {
-    INFO(e.path().filename().string());
-    REQUIRE(fs::exists(medium / e.path().filename()));
-    CHECK(read_file(e.path()) == read_file(medium / e.path().filename()));
-    ++compared;
-  }
-  CHECK(compared == 10);  // spec, ptx, resources, 5 inputs, 2 expectations
+  CHECK(compare_with_medium(c, medium) == 10);  // spec, ptx, resources, 5 inputs, 2 expectations
   fs::remove_all(check_dir("streamcluster"));
 }
 
