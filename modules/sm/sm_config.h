@@ -137,6 +137,7 @@ struct LawsSchedulerConfig {
   uint64_t hold_cycles = 1000;
   uint32_t stable_periods = 8;
   std::string stable_rule = "neither";
+  std::string release = "on_full_event";
 
   template <class V>
   void visit(V& v) {
@@ -166,6 +167,12 @@ struct LawsSchedulerConfig {
             "which counters must stay unchanged for a stable period (digest §Z16): neither (neither Min_CNT "
             "nor Max_CNT changed; the likely intent) or either (one of them did not change; the literal text)",
             config::one_of({"neither", "either"}));
+    v.param("release", release,
+            "laws_th / laws_nmd: what ends a warp limit (001 §3.3 names none, digest §Z17): on_full_event (only "
+            "the next decision, at an MSHR-full event after the hold; the thesis text, so a limit stays while "
+            "the MSHRs never fill again) or hold_expiry (also lifted once the hold has expired and hold_cycles "
+            "passed without an MSHR-full event)",
+            config::one_of({"on_full_event", "hold_expiry"}));
   }
 };
 

@@ -239,8 +239,10 @@ bool SmCore::tick_issue(uint64_t cycle) {
       }
     }
   }
-  // A throttled warp may become eligible by score decay alone: keep ticking meanwhile.
-  return issued_this_cycle_ > 0 || (shared_.ccws && shared_.ccws->limited());
+  // A throttled warp may become eligible by score decay (CCWS) or a limit's expiry
+  // (LAWS-TH, release = hold_expiry) alone: keep ticking meanwhile.
+  return issued_this_cycle_ > 0 || (shared_.ccws && shared_.ccws->limited()) ||
+         (shared_.laws && shared_.laws->release_pending());
 }
 
 SmIssueStalls SmCore::issue_stalls(uint64_t cycle) const {

@@ -2,7 +2,8 @@
 // fixed-latency memory) on cu/ccws_reuse.ptx (each warp re-reads its own lines: intra-warp
 // locality that a small L1D shared by many warps loses), results checked in every run: the
 // score is fed exactly the L1D's load classes, the time counters add up, LAWS-TH throttles
-// (MSHR-full events, decisions, limited cycles), and no LAWS statistics under other policies.
+// (MSHR-full events, decisions, limited cycles) and lifts limits under release = hold_expiry,
+// and no LAWS statistics under other policies.
 #include <catch2/catch.hpp>
 
 #include "sm/scheduler/laws/laws_state.h"
@@ -60,6 +61,23 @@ TEST_CASE("laws_th in a whole SM: MSHR-full events throttle the warps and result
   for (auto it = j.begin(); it != j.end(); ++it) sum += it.value().get<double>();
   CHECK(sum == stat(tb, "sm0.laws.cycles"));
   CHECK(stat(tb, "sm0.laws.cycles") - j["none"].get<double>() == stat(tb, "sm0.laws.throttled_cycles"));
+}
+
+TEST_CASE("laws_th release hold_expiry in a whole SM: limits lift after a quiet hold and results verify",
+          "[sm][laws]") {
+  SmConfig cfg = laws_sm("laws_th");
+  cfg.scheduler.laws.release = "hold_expiry";
+  cfg.scheduler.laws.hold_cycles = 100;
+  SmHarness tb("tb", cfg);
+  run_reuse_kernel(tb, 32, 8, 4, 5, 1);
+  CHECK(stat(tb, "sm0.laws.decisions") > 0);
+  CHECK(stat(tb, "sm0.laws.expired") > 0);
+  const auto j = tb.root.to_json()["sm0"]["laws"]["limit_cycles"];
+  double sum = 0;
+  for (auto it = j.begin(); it != j.end(); ++it) sum += it.value().get<double>();
+  CHECK(sum == stat(tb, "sm0.laws.cycles"));
+  CHECK(stat(tb, "sm0.laws.cycles") == stat(tb, "sm0.cycles"));
+  CHECK(stat(tb, "sm0.laws.throttled_cycles") < stat(tb, "sm0.laws.cycles"));
 }
 
 TEST_CASE("laws adds no statistics and no hooks under other policies", "[sm][laws]") {

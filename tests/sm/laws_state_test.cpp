@@ -2,7 +2,7 @@
 // the score and Miss_CNT for each (Hit, LT) class, their saturation, the GTO/GTLR flip on
 // the sign (per SM and per scheduler), the throttling unit's rules on constructed Hit_CNT
 // and Load_CNT histories (intra, stabilised under both §Z16 readings, divergence and its
-// raise, the clamp, the hold, none in GTLR mode, none under laws_nmd's divergence case),
+// raise, the clamp, the hold and both release readings, none in GTLR mode, none under laws_nmd's divergence case),
 // the allowed warps (the limit-many oldest), a kernel restart, the policy's order, and
 // config errors naming the key.
 #include <catch2/catch.hpp>
@@ -179,6 +179,42 @@ TEST_CASE("laws-th intra rule: Hit_CNT + 1, clamped to min_limit, held hold_cycl
   CHECK(b.owner_reads == 0);  // Load_CNT was never needed
 }
 
+TEST_CASE("laws-th release: on_full_event keeps a limit until a decision, hold_expiry lifts it after a quiet hold",
+          "[sm][laws]") {
+  for (const char* release : {"on_full_event", "hold_expiry"}) {
+    LawsSchedulerConfig c;
+    c.release = release;
+    Bench b(T::Full, c);
+    b.place(8);
+    b.access(3, LocalityClass::Intra, 10);
+    b.full_event(20);  // decision: limit 2, hold until 1020
+    CHECK(b.s.warp_limit() == 2);
+    CHECK(b.s.release_pending() == (c.release == "hold_expiry"));
+    b.full_event(900);  // inside the hold: no decision, but the MSHRs were full at 900
+    b.s.begin_cycle(1020, b.table);  // hold expired, yet only 120 quiet cycles
+    CHECK(b.s.warp_limit() == 2);
+    b.s.begin_cycle(1899, b.table);
+    CHECK(b.s.warp_limit() == 2);
+    b.s.begin_cycle(1900, b.table);  // 1000 cycles since the last MSHR-full event
+    if (c.release == "hold_expiry") {
+      CHECK(b.s.warp_limit() == 0);
+      CHECK(b.s.allowed() == ~uint64_t{0});
+      CHECK_FALSE(b.s.release_pending());
+      CHECK(b.s.stats()->thu->expired.value() == 1);
+      CHECK(b.s.stats()->thu->period_cycles.count() == 1);  // the period 20..1900 ended
+    } else {
+      CHECK(b.s.warp_limit() == 2);
+      b.s.begin_cycle(500000, b.table);
+      CHECK(b.s.warp_limit() == 2);  // the thesis text: no MSHR-full event, no end
+      CHECK(b.s.stats()->thu->expired.value() == 0);
+    }
+    CHECK(b.s.stats()->thu->decisions.value() == 1);
+    b.full_event(600000);  // either way the next MSHR-full event decides again
+    CHECK(b.s.warp_limit() == 2);
+    CHECK(b.s.stats()->thu->decisions.value() == 2);
+  }
+}
+
 TEST_CASE("laws-th stabilised rule: after stable_periods decisions without a Min/Max update", "[sm][laws]") {
   for (const std::string rule : {"neither", "either"}) {
     LawsSchedulerConfig c;
@@ -353,6 +389,9 @@ TEST_CASE("laws: bad parameters are config errors naming the key", "[sm][laws]")
   c = {};
   c.stable_rule = "both";
   CHECK_THROWS_WITH(make(c), Catch::Contains("key 'sm.scheduler.laws.stable_rule'"));
+  c = {};
+  c.release = "never";
+  CHECK_THROWS_WITH(make(c), Catch::Contains("key 'sm.scheduler.laws.release'"));
   CHECK_THROWS_WITH(LawsState(LawsSchedulerConfig{}, T::Full, 65, 2, "sm.scheduler", nullptr),
                     Catch::Contains("key 'sm.max_warps'"));
   SchedulerConfig sc;

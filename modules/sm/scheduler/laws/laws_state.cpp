@@ -39,6 +39,9 @@ LawsStats::Throttle::Throttle(stats::Group& g)
       by_stable(g, "by_stable", "decisions limiting to ceil((Min_CNT + Max_CNT) / 2) (intra-warp rule, stable)"),
       by_divergence(g, "by_divergence", "decisions limiting to Load_CNT (memory-divergence rule; laws_th only)"),
       released(g, "released", "decisions that left no limit (no intra-warp hit, Load_CNT >= divergence_loads)"),
+      expired(g, "expired",
+              "limits lifted without a decision: hold expired and hold_cycles without an MSHR-full event "
+              "(release = hold_expiry only)"),
       divergence_raises(g, "divergence_raises",
                         "divergence limits raised to Hit_CNT + 1 by a later intra-warp hit"),
       throttled_cycles(g, "throttled_cycles", "SM cycles a warp limit applied"),
@@ -69,6 +72,9 @@ LawsState::LawsState(const LawsSchedulerConfig& cfg, Throttling throttling, uint
   if (cfg.stable_periods == 0) fail("stable_periods", "must be at least 1 (got 0)");
   if (cfg.stable_rule != "neither" && cfg.stable_rule != "either")
     fail("stable_rule", "unknown rule \"" + cfg.stable_rule + "\" (neither or either)");
+  if (cfg.release != "on_full_event" && cfg.release != "hold_expiry")
+    fail("release", "unknown rule \"" + cfg.release + "\" (on_full_event or hold_expiry)");
+  release_on_expiry_ = cfg.release == "hold_expiry";
   if (warp_slots == 0 || warp_slots > 64)
     throw config::ConfigError("key 'sm.max_warps': the laws policies support 1..64 warp slots per SM (got " +
                               std::to_string(warp_slots) + ")");
@@ -131,6 +137,7 @@ void LawsState::access(const mem::AccessRecord& r, const std::function<uint64_t(
   }
   if (throttling_ == Throttling::None || !r.mshr_full) return;
   if (stats_) ++stats_->thu->mshr_full_events;
+  last_full_ = r.cycle;
   // Rule 5: no throttling decision while the accessing warp's score is in GTLR mode.
   if (r.cycle < hold_until_ || modes_[scope_of(r.warp)] != Mode::Gto) return;
   decide(r.cycle, owners);
@@ -216,7 +223,14 @@ void LawsState::set_limit(uint32_t limit, uint64_t cycle, bool new_period) {
   mask_stale_ = true;
 }
 
-void LawsState::begin_cycle(uint64_t, const WarpTable& table) {
+void LawsState::begin_cycle(uint64_t cycle, const WarpTable& table) {
+  if (release_pending() && cycle >= std::max(hold_until_, last_full_ + cfg_.hold_cycles)) {
+    // release = hold_expiry: the MSHRs stayed below full for a whole hold; the warps the
+    // limit admits no longer saturate them, so the limit is lifted (a period ends).
+    if (stats_) ++stats_->thu->expired;
+    set_limit(0, cycle, true);
+    divergence_ = false;
+  }
   if (throttling_ != Throttling::None &&
       (mask_stale_ || mask_residency_ != table.residency_version() ||
        (limit_ > 0 && mask_barriers_ != table.barrier_version()))) {
@@ -283,6 +297,7 @@ void LawsState::cta_launched(uint32_t kernel_id, bool sm_was_idle) {
   unchanged_min_ = unchanged_max_ = 0;
   divergence_ = false;
   hold_until_ = 0;
+  last_full_ = 0;
   in_period_ = false;  // the last kernel's period ended with its CTAs; it is not sampled
   set_limit(0, 0, false);
   mask_stale_ = true;

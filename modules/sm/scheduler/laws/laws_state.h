@@ -21,7 +21,10 @@
 //     limit = Load_CNT, raised to Hit_CNT + 1 while that is larger;
 //  3. else no limit.
 //  A limit is at least min_limit and holds hold_cycles. It applies only in GTO mode: the
-//  limit-many oldest live warps of the SM not waiting at a barrier may issue.
+//  limit-many oldest live warps of the SM not waiting at a barrier may issue. It ends at
+//  the next decision (release = on_full_event, the thesis text: a limit stays while the
+//  MSHRs never fill again) or, with release = hold_expiry, also once the hold has expired
+//  and hold_cycles passed without an MSHR-full event.
 #pragma once
 
 #include <cstdint>
@@ -46,7 +49,7 @@ struct LawsStats {
   stats::CounterVector accesses;  // the LSS inputs by class
   struct Throttle {
     explicit Throttle(stats::Group& g);
-    stats::Counter mshr_full_events, decisions, by_intra, by_stable, by_divergence, released, divergence_raises,
+    stats::Counter mshr_full_events, decisions, by_intra, by_stable, by_divergence, released, expired, divergence_raises,
         throttled_cycles, divergence_cycles;
     stats::CounterVector limit_cycles;
     stats::Average min_cnt, max_cnt;
@@ -74,6 +77,9 @@ class LawsState {
   // slept are added by account_skipped.
   void begin_cycle(uint64_t cycle, const WarpTable& table);
   void account_skipped(uint64_t cycles);
+  // release = hold_expiry with a limit in force: begin_cycle may lift it without an outside
+  // event, so the SM must keep ticking (the lift happens in the exact cycle).
+  bool release_pending() const { return release_on_expiry_ && limit_ > 0; }
   void warp_exited(uint32_t slot);  // IL_vec[slot] = 0
   // A CTA arrives: on an SM with no resident CTA and a new kernel, the LSS restarts.
   void cta_launched(uint32_t kernel_id, bool sm_was_idle);
@@ -125,6 +131,8 @@ class LawsState {
   bool divergence_ = false;                          // the limit came from rule 2
   uint32_t load_cnt_ = 0;
   uint64_t hold_until_ = 0;
+  uint64_t last_full_ = 0;  // the last MSHR-full event's cycle
+  bool release_on_expiry_ = false;
   uint64_t period_start_ = 0;
   bool in_period_ = false, period_intra_ = false, decided_intra_ = false;
   uint32_t period_min_ = 0, period_max_ = 0;
