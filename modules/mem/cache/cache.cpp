@@ -136,6 +136,7 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& cfg, const ClockDo
   control_export.bind(*this);
   retry_export.bind(*this);
   writeback_blocks_.reserve(static_cast<std::size_t>(cfg_.sets) * cfg_.ways);
+  cycle_ps_ = domain_.time_of(1).value();
   process_ = std::make_unique<ClockedProcess>("tick", domain_, [this](uint64_t c) { return tick(c); });
 }
 
@@ -144,12 +145,12 @@ Cache::~Cache() = default;
 // Status reads first complete this cycle's internal work (as an access would), so what
 // another block reads does not depend on which process SystemC runs first.
 uint32_t Cache::mshr_occupied() const {
-  const_cast<Cache*>(this)->catch_up();
+  const_cast<Cache*>(this)->catch_up_for_read();
   return mshr_->occupied();
 }
 
 uint64_t Cache::mshr_owner_mask() const {
-  const_cast<Cache*>(this)->catch_up();
+  const_cast<Cache*>(this)->catch_up_for_read();
   uint64_t m = 0;
   for (uint32_t e = 0; e < mshr_->capacity(); ++e) {
     if (mshr_->field_count(static_cast<int32_t>(e)) == 0) continue;
@@ -160,17 +161,23 @@ uint64_t Cache::mshr_owner_mask() const {
 }
 
 bool Cache::saturated() const {
-  const_cast<Cache*>(this)->catch_up();
-  return mshr_->almost_full() || miss_queue_free() <= cfg_.saturation_margin;
+  const uint64_t t = sim_now().value();
+  const bool quiet = t < quiet_until_ps_;
+  if (!quiet) const_cast<Cache*>(this)->catch_up();
+  const bool memo = quiet && t >= quiet_from_ps_;
+  if (memo && saturation_memo_.gen == quiet_gen_) return saturation_memo_.value;
+  const bool v = mshr_->almost_full() || miss_queue_free() <= cfg_.saturation_margin;
+  if (memo) saturation_memo_ = {quiet_gen_, v};
+  return v;
 }
 
 uint64_t Cache::contents_version() const {
-  const_cast<Cache*>(this)->catch_up();
+  const_cast<Cache*>(this)->catch_up_for_read();
   return tags_.contents_version();
 }
 
 bool Cache::probe(uint64_t address) const {
-  const_cast<Cache*>(this)->catch_up();
+  const_cast<Cache*>(this)->catch_up_for_read();
   const uint64_t block = tags_.block_of(address);
   const uint32_t set = tags_.set_of(block);
   const int32_t way = tags_.find(set, block);
@@ -181,6 +188,7 @@ void Cache::set_owner_warp(int32_t warp) {
   owner_warp_ = owner_warp();  // the value in effect this cycle
   owner_next_ = warp;
   owner_set_cycle_ = domain_.now();
+  quiet_until_ps_ = 0;  // plain: the owner decides accesses, so end any quiet window
 }
 
 int32_t Cache::owner_warp() const {
@@ -190,7 +198,7 @@ int32_t Cache::owner_warp() const {
 void Cache::invalidate_all() {
   invalidate_requested_ = true;
   invalidate_after_ = domain_.now();  // takes effect at the next edge, whoever runs first
-  process_->wake();
+  wake_self();
 }
 
 bool Cache::idle() const {
@@ -233,7 +241,7 @@ tlm::tlm_sync_enum Cache::upstream_fw(tlm::tlm_generic_payload& gp, tlm::tlm_pha
     resp_in_progress_ = nullptr;
     resp_free_at_ = domain_.now() + 1;
     drop(gp);
-    process_->wake();
+    wake_self();
     return tlm::TLM_COMPLETED;
   }
   if (ph != tlm::BEGIN_REQ) throw CacheError(std::string(name()) + ": unexpected phase " + ph.get_name() + " on upstream");
@@ -254,7 +262,7 @@ tlm::tlm_sync_enum Cache::upstream_fw(tlm::tlm_generic_payload& gp, tlm::tlm_pha
       return tlm::TLM_ACCEPTED;
     }
     input_queue_.push(&gp, domain_.now() + 1);
-    process_->wake();
+    wake_self();
     ph = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
@@ -262,12 +270,12 @@ tlm::tlm_sync_enum Cache::upstream_fw(tlm::tlm_generic_payload& gp, tlm::tlm_pha
   if (!port_free(cycle) || response_queue_full()) {
     hold(gp);
     deferred_ = &gp;
-    process_->wake();
+    wake_self();
     return tlm::TLM_ACCEPTED;
   }
   use_port(cycle);
   const Result r = access(gp, cycle);
-  process_->wake();
+  wake_self();
   MemExtension& ext = mem_ext(gp);
   if (r.outcome == AccessOutcome::ReservationFail || r.outcome == AccessOutcome::Nack) {
     ext.status = r.outcome == AccessOutcome::Nack ? MemStatus::Nack : MemStatus::ReservationFail;
@@ -289,7 +297,7 @@ RetryResult Cache::retry(tlm::tlm_generic_payload& gp, const AccessKey& key) {
   if (stall_mode_ || deferred_ || input_waiting_ || !port_free(cycle) || response_queue_full()) return res;
   use_port(cycle);
   const Result r = access(key, gp, cycle);
-  process_->wake();
+  wake_self();
   if (r.outcome == AccessOutcome::ReservationFail || r.outcome == AccessOutcome::Nack) {
     res.outcome = RetryResult::Outcome::Refused;
     res.status = r.outcome == AccessOutcome::Nack ? MemStatus::Nack : MemStatus::ReservationFail;
@@ -445,7 +453,7 @@ tlm::tlm_sync_enum Cache::downstream_bw(tlm::tlm_generic_payload& gp, tlm::tlm_p
     if (&gp != req_in_progress_) throw CacheError(std::string(name()) + ": END_REQ for a request not in progress");
     req_in_progress_ = nullptr;
     req_free_at_ = domain_.now() + 1;
-    process_->wake();
+    wake_self();
     return tlm::TLM_ACCEPTED;
   }
   if (ph != tlm::BEGIN_RESP)
@@ -459,7 +467,7 @@ tlm::tlm_sync_enum Cache::downstream_bw(tlm::tlm_generic_payload& gp, tlm::tlm_p
   }
   if (fill_queue_.full()) throw CacheError(std::string(name()) + ": next level sent a response before END_RESP");
   fill_queue_.push(&gp, domain_.now() + 1);
-  process_->wake();
+  wake_self();
   if (fill_queue_.full()) {
     fill_end_resp_ = &gp;
     return tlm::TLM_ACCEPTED;
@@ -474,10 +482,23 @@ void Cache::catch_up() {
   // outcome does not depend on whether our process or the caller ran first. Our own
   // sends stay in our process (never inside another block's tick).
   if (in_tick_) return;
+  quiet_until_ps_ = 0;  // the caller may change our state
   const uint64_t c = domain_.now();
   if (last_internal_ == c) return;
   run_internal(c);
   if (busy_after(c)) process_->wake();
+}
+
+void Cache::catch_up_for_read() {
+  // In a quiet window run_internal(now) would find nothing to do, now or at a later call of
+  // this cycle (catch_up() runs before the caller's change), so skipping it changes nothing.
+  if (sim_now().value() < quiet_until_ps_) return;
+  catch_up();
+}
+
+void Cache::wake_self() {
+  quiet_until_ps_ = 0;
+  process_->wake();
 }
 
 void Cache::run_internal(uint64_t cycle) {
@@ -521,6 +542,13 @@ bool Cache::tick(uint64_t cycle) {
   send_responses(cycle);
   send_downstream(cycle);
   last_busy_ = busy_after(cycle);
+  if (last_busy_) {
+    quiet_until_ps_ = 0;
+  } else {
+    quiet_from_ps_ = (cycle + 1) * cycle_ps_;
+    quiet_until_ps_ = next_head_ == std::numeric_limits<uint64_t>::max() ? next_head_ : next_head_ * cycle_ps_;
+    ++quiet_gen_;
+  }
   in_tick_ = false;
   return last_busy_;
 }
@@ -539,6 +567,7 @@ bool Cache::busy_after(uint64_t cycle) {
   consider(input_queue_, false);
   consider(response_queue_, resp_in_progress_ != nullptr);  // END_RESP wakes us
   consider(miss_queue_, req_in_progress_ != nullptr);       // END_REQ wakes us
+  next_head_ = next;
   if (!busy && next != std::numeric_limits<uint64_t>::max()) process_->wake_at(next);
   return busy;
 }

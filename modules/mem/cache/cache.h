@@ -121,7 +121,12 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   // The cycle's internal work (fills, evaluations): no calls to other blocks, so it may run
   // early, inside another process's call (catch_up), with the same result.
   void run_internal(uint64_t cycle);
+  // Before a call that may change our state (ends a quiet window, see quiet_until_ps_).
   void catch_up();
+  // Before a status read: nothing to do inside a quiet window.
+  void catch_up_for_read();
+  // process_->wake() for a change made outside our tick (ends a quiet window).
+  void wake_self();
   void send_pending_ends();
   // Queue room as at the start of this cycle's sends (see cache.cpp).
   void note_pop(bool miss_queue, uint64_t cycle);
@@ -182,6 +187,20 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   uint32_t miss_queue_pops_ = 0, response_queue_pops_ = 0;
   bool last_busy_ = false;
   bool in_tick_ = false;
+  // A quiet window: our last tick (cycle t) went to sleep with no internal work due before
+  // the earliest queue head (next_head_), so until then run_internal() has nothing to do
+  // unless a call changes our state, and every such call goes through catch_up() or
+  // wake_self(), which end the window. Status reads, which the SM makes every cycle under
+  // Mascar, then skip the catch-up; from t + 1 on (after this cycle's sends, which
+  // miss_queue_free() counts) the saturation flag is remembered for the window (quiet_gen_
+  // numbers windows). Kept as simulation times, so a read needs no division into cycles.
+  uint64_t quiet_from_ps_ = 0, quiet_until_ps_ = 0, next_head_ = 0, quiet_gen_ = 0;
+  uint64_t cycle_ps_ = 1;  // one cycle in simulation-time units
+  struct SaturationMemo {
+    uint64_t gen = ~uint64_t{0};
+    bool value = false;
+  };
+  mutable SaturationMemo saturation_memo_;
   uint64_t last_load_stall_cycle_ = ~uint64_t{0};
   AccessHook hook_;
   FillHook fill_hook_;

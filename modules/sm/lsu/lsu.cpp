@@ -124,7 +124,12 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuConfig& cfg, const LsuPlacement&
 Lsu::~Lsu() = default;
 
 void Lsu::end_of_elaboration() {
-  queue_->set_l1_status(l1d_status.size() > 0 ? l1d_status.operator->() : nullptr);
+  // The status interfaces, resolved once (sc_port::operator-> checks the binding per call,
+  // and Mascar reads the saturation flag every cycle).
+  l1d_status_ = l1d_status.size() > 0 ? l1d_status.operator->() : nullptr;
+  l1c_status_ = l1c_status.size() > 0 ? l1c_status.operator->() : nullptr;
+  l1t_status_ = l1t_status.size() > 0 ? l1t_status.operator->() : nullptr;
+  queue_->set_l1_status(l1d_status_);
   if (cfg_.retry_shortcut && l1d_retry.size() > 0) l1d_retry_ = l1d_retry.operator->();
 }
 
@@ -139,15 +144,13 @@ tlm_utils::simple_initiator_socket_tagged<Lsu>& Lsu::socket(L1Port p) {
 }
 
 bool Lsu::memory_saturated() const {
-  if (l1d_status.size() > 0 && l1d_status->saturated()) return true;
+  if (l1d_status_ && l1d_status_->saturated()) return true;
   // The constant and texture caches are read-only and have no prefetcher: every MSHR entry
   // and miss-queue slot they hold belongs to an outstanding access of this LSU, so while
   // none is outstanding they are not saturated and are not asked (asking makes them catch up).
-  if (outstanding_port_[static_cast<uint32_t>(L1Port::Constant)] > 0 && l1c_status.size() > 0 &&
-      l1c_status->saturated())
+  if (outstanding_port_[static_cast<uint32_t>(L1Port::Constant)] > 0 && l1c_status_ && l1c_status_->saturated())
     return true;
-  return outstanding_port_[static_cast<uint32_t>(L1Port::Texture)] > 0 && l1t_status.size() > 0 &&
-         l1t_status->saturated();
+  return outstanding_port_[static_cast<uint32_t>(L1Port::Texture)] > 0 && l1t_status_ && l1t_status_->saturated();
 }
 
 bool Lsu::can_accept() const { return !latch_ && free_slots_ > 0 && !queue_->blocks_new_instructions(); }

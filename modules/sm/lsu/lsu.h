@@ -161,6 +161,9 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   LocalMemoryMap local_map_;
   std::unique_ptr<ReexecQueueIF> queue_;
   mem::L1RetryIF* l1d_retry_ = nullptr;  // bound and enabled (end_of_elaboration)
+  mem::CacheStatusIF* l1d_status_ = nullptr;  // the bound status ports (end_of_elaboration)
+  mem::CacheStatusIF* l1c_status_ = nullptr;
+  mem::CacheStatusIF* l1t_status_ = nullptr;
   PayloadPool pool_;
 
   std::vector<Slot> slots_;
