@@ -153,7 +153,7 @@ uint64_t Cache::mshr_owner_mask() const {
   const_cast<Cache*>(this)->catch_up_for_read();
   uint64_t m = 0;
   for (uint32_t e = 0; e < mshr_->capacity(); ++e) {
-    if (mshr_->field_count(static_cast<int32_t>(e)) == 0) continue;
+    if (!mshr_->in_use(static_cast<int32_t>(e)) || mshr_->field_count(static_cast<int32_t>(e)) == 0) continue;
     const int32_t w = mshr_->field(static_cast<int32_t>(e), 0).warp;
     if (w >= 0 && w < 64) m |= uint64_t{1} << w;
   }

@@ -79,6 +79,8 @@ class MshrIF {
   virtual int32_t find_for_fill(uint64_t block, int32_t returned_index) = 0;
   virtual void release(int32_t entry) = 0;
 
+  // True when `entry` (0..capacity()-1) is allocated; the accessors below need one.
+  virtual bool in_use(int32_t entry) const = 0;
   virtual uint32_t field_count(int32_t entry) const = 0;
   virtual const MshrField& field(int32_t entry, uint32_t i) const = 0;
   virtual uint64_t block_of(int32_t entry) const = 0;

@@ -76,6 +76,9 @@ class TableMshr : public MshrIF {
 
   void commit(const MshrPlan& p, uint64_t block, const MshrField& f) override;
   void release(int32_t entry) override;
+  bool in_use(int32_t entry) const override {
+    return entry >= 0 && static_cast<uint32_t>(entry) < table_.entries() && table_.valid(static_cast<uint32_t>(entry));
+  }
   uint32_t field_count(int32_t entry) const override { return table_.count(checked(entry)); }
   const MshrField& field(int32_t entry, uint32_t i) const override { return table_.field(checked(entry), i); }
   uint64_t block_of(int32_t entry) const override { return table_.block(checked(entry)); }

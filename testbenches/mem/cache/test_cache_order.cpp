@@ -2,6 +2,9 @@
 // simulation; the second creates its driver and memory before the cache (and its traffic
 // thread first), so SystemC evaluates their processes in a different order within each
 // time step. Every request record, memory arrival and statistic must be identical.
+// Status reads (the Mascar saturation flag, MSHR occupancy, probe: what an SM reads every
+// cycle) neither change the results nor depend on the process order, also while the
+// cache sleeps in a quiet window.
 #include "bench_run.h"
 
 #include <deque>
@@ -21,6 +24,18 @@ struct Traffic {
   uint64_t cycle = 0;
 };
 
+// What a status reader saw in one cycle.
+struct StatusRead {
+  uint64_t cycle;
+  bool saturated, present;
+  uint32_t occupied;
+  uint64_t owners;
+  bool operator==(const StatusRead& o) const {
+    return cycle == o.cycle && saturated == o.saturated && present == o.present && occupied == o.occupied &&
+           owners == o.owners;
+  }
+};
+
 struct OrderBench : sc_core::sc_module {
   ClockDomain domain;
   stats::Group root;
@@ -30,7 +45,10 @@ struct OrderBench : sc_core::sc_module {
   std::unique_ptr<Cache> cache;
   std::unique_ptr<ProtocolChecker> up, down;
 
-  OrderBench(sc_core::sc_module_name name, const CacheConfig& cfg, const ResponderOptions& mem, bool reversed)
+  // reader: 0 none, 1 a status reader created before the cache, 2 after it, 3 none but
+  // traffic at mid-cycle as with a reader.
+  OrderBench(sc_core::sc_module_name name, const CacheConfig& cfg, const ResponderOptions& mem, bool reversed,
+             int reader = 0)
       : sc_core::sc_module(name), domain("core", sc_core::sc_time(1, sc_core::SC_NS)), root(std::string(name)) {
     tr.line = cfg.line_size;
     auto make_cache = [&] {
@@ -45,6 +63,13 @@ struct OrderBench : sc_core::sc_module {
       o.spawn_method();
       sc_core::sc_spawn([this] { step(); }, "traffic", &o);
     };
+    auto make_reader = [&] {  // reads every edge
+      sc_core::sc_spawn_options o;
+      o.spawn_method();
+      sc_core::sc_spawn([this] { read_status(); }, "reader", &o);
+    };
+    reader_ = reader != 0;
+    if (reader == 1) make_reader();
     if (reversed) {
       make_ends();
       make_cache();
@@ -52,6 +77,7 @@ struct OrderBench : sc_core::sc_module {
       make_cache();
       make_ends();
     }
+    if (reader == 2) make_reader();  // (3: traffic as with a reader, nothing reads)
     driver->out.bind(up->in);
     up->out.bind(cache->upstream);
     cache->downstream.bind(down->in);
@@ -63,10 +89,26 @@ struct OrderBench : sc_core::sc_module {
     };
   }
 
+  bool reader_ = false;
+  std::vector<StatusRead> reads;
+  uint64_t reads_asleep = 0;
+  void read_status() {
+    const uint64_t cycle = domain.now();
+    if (cycle >= 12000) return;  // a fixed span (the traffic takes longer): no next trigger
+    sc_core::next_trigger(domain.period());
+    if (cycle == 0) return;
+    if (cache->process().sleeping()) ++reads_asleep;
+    const mem::CacheStatusIF& s = *cache;
+    reads.push_back({cycle, s.saturated(), s.probe(3 * tr.line * (cycle % 48)), s.mshr_occupied(),
+                     cache->mshr_owner_mask()});
+  }
+
   void step() {
     const uint64_t cycle = tr.cycle++;
     if (tr.done >= tr.requests || cycle > 200000) return;  // no next trigger: the method ends
-    sc_core::next_trigger(domain.period());
+    // With a status reader the traffic moves to mid-cycle, so that only the cache's own
+    // process shares the edge with the reads.
+    sc_core::next_trigger(cycle == 0 && reader_ ? domain.period() / 2 : domain.period());
     if (cycle == 0) return;
     if (cycle % 97 == 0) cache->set_owner_warp(cache->owner_warp() < 0 ? static_cast<int32_t>(cycle % 4) : -1);
     if (cycle % 1500 == 0) cache->invalidate_all();
@@ -131,4 +173,56 @@ TEST_CASE("cache results do not depend on the order SystemC runs processes in", 
   CHECK(a.cache->idle());
   CHECK(a.up->violations().empty());
   CHECK(b.down->violations().empty());
+}
+
+TEST_CASE("cache status reads every cycle change no result and do not depend on the process order", "[cache]") {
+  CacheConfig cfg;
+  cfg.sets = 8;
+  cfg.ways = 2;
+  cfg.line_size = 64;
+  cfg.miss_queue = 3;
+  cfg.response_queue = 8;
+  cfg.port_width = 2;
+  cfg.mshr.entries = 6;
+  cfg.mshr.fields = 3;
+  cfg.mshr.almost_full_margin = 1;
+  ResponderOptions mem;
+  mem.min_latency = 20;  // long enough for the cache to sleep between fills
+  mem.max_latency = 90;
+  mem.end_req_delay_max = 4;
+  mem.end_req_percent = 40;
+  mem.refuse_percent = 10;
+  OrderBench a("a", cfg, mem, false, 3);
+  OrderBench b("b", cfg, mem, false, 1);  // reads before the cache's process each cycle
+  OrderBench c("c", cfg, mem, true, 2);   // and after it
+  sc_core::sc_start();
+  REQUIRE(a.tr.done == 1500);
+  for (OrderBench* x : {&b, &c}) {
+    const auto& ra = a.driver->records();
+    const auto& rx = x->driver->records();
+    REQUIRE(ra.size() == rx.size());
+    for (std::size_t i = 0; i < ra.size(); ++i) {
+      INFO("request " << i);
+      REQUIRE(ra[i].sent == rx[i].sent);
+      REQUIRE(ra[i].ret == rx[i].ret);
+      REQUIRE(ra[i].status == rx[i].status);
+    }
+    CHECK(a.root.to_json()["l1"] == x->root.to_json()["l1"]);
+  }
+  REQUIRE(b.reads.size() == c.reads.size());
+  REQUIRE(b.reads.size() == 11999);
+  REQUIRE(a.driver->records().back().finished > 12000);
+  for (std::size_t i = 0; i < b.reads.size(); ++i) {
+    INFO("cycle " << b.reads[i].cycle);
+    REQUIRE(b.reads[i] == c.reads[i]);
+    // One free MSHR entry left raises the flag (the miss queue may raise it too).
+    if (b.reads[i].occupied + cfg.mshr.almost_full_margin >= cfg.mshr.entries) REQUIRE(b.reads[i].saturated);
+  }
+  // The reads met the cache asleep (a quiet window) often, and saw the flag both ways.
+  CHECK(b.reads_asleep > 100);
+  CHECK(c.reads_asleep > 100);
+  std::size_t raised = 0;
+  for (const StatusRead& r : b.reads) raised += r.saturated;
+  CHECK(raised > 0);
+  CHECK(raised < b.reads.size());
 }
