@@ -126,9 +126,9 @@ struct OrderBench : sc_core::sc_module {
   }
 };
 
-}  // namespace
-
-TEST_CASE("cache results do not depend on the order SystemC runs processes in", "[cache]") {
+// A small L1 with few MSHRs and a short miss queue, and a memory that delays END_REQ and
+// refuses some requests: every path of the cache is taken.
+CacheConfig order_cache() {
   CacheConfig cfg;
   cfg.sets = 8;
   cfg.ways = 2;
@@ -139,12 +139,24 @@ TEST_CASE("cache results do not depend on the order SystemC runs processes in", 
   cfg.mshr.entries = 6;
   cfg.mshr.fields = 3;
   cfg.mshr.almost_full_margin = 1;
+  return cfg;
+}
+
+ResponderOptions order_memory(uint32_t min_latency, uint32_t max_latency) {
   ResponderOptions mem;
-  mem.min_latency = 3;
-  mem.max_latency = 40;
+  mem.min_latency = min_latency;
+  mem.max_latency = max_latency;
   mem.end_req_delay_max = 4;
   mem.end_req_percent = 40;
   mem.refuse_percent = 10;
+  return mem;
+}
+
+}  // namespace
+
+TEST_CASE("cache results do not depend on the order SystemC runs processes in", "[cache]") {
+  const CacheConfig cfg = order_cache();
+  const ResponderOptions mem = order_memory(3, 40);
   OrderBench a("a", cfg, mem, false);
   OrderBench b("b", cfg, mem, true);
   sc_core::sc_start();
@@ -176,22 +188,8 @@ TEST_CASE("cache results do not depend on the order SystemC runs processes in", 
 }
 
 TEST_CASE("cache status reads every cycle change no result and do not depend on the process order", "[cache]") {
-  CacheConfig cfg;
-  cfg.sets = 8;
-  cfg.ways = 2;
-  cfg.line_size = 64;
-  cfg.miss_queue = 3;
-  cfg.response_queue = 8;
-  cfg.port_width = 2;
-  cfg.mshr.entries = 6;
-  cfg.mshr.fields = 3;
-  cfg.mshr.almost_full_margin = 1;
-  ResponderOptions mem;
-  mem.min_latency = 20;  // long enough for the cache to sleep between fills
-  mem.max_latency = 90;
-  mem.end_req_delay_max = 4;
-  mem.end_req_percent = 40;
-  mem.refuse_percent = 10;
+  const CacheConfig cfg = order_cache();
+  const ResponderOptions mem = order_memory(20, 90);  // long enough for the cache to sleep between fills
   OrderBench a("a", cfg, mem, false, 3);
   OrderBench b("b", cfg, mem, false, 1);  // reads before the cache's process each cycle
   OrderBench c("c", cfg, mem, true, 2);   // and after it
