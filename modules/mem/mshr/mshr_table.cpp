@@ -93,7 +93,7 @@ void MshrStats::count_fail(ReservationFail cause) {
 namespace gputlm::mem {
 
 uint32_t TableMshr::checked(int32_t entry) const {
-  if (entry < 0 || static_cast<uint32_t>(entry) >= table_.entries() || !table_.valid(static_cast<uint32_t>(entry)))
+  if (!in_use(entry))
     throw std::logic_error(std::string(organisation()) + " MSHR: no valid entry " + std::to_string(entry));
   return static_cast<uint32_t>(entry);
 }
