@@ -17,9 +17,9 @@ from suite_runner import args, groups_with, run_suite
 gputlm, workloads, tmp, (table2_1,) = args(1)
 CLASSES = {"miss": "MISS", "intra": "INTRA", "inter": "INTER", "intra_m": "INTRA_M", "inter_m": "INTER_M"}
 # laws_th_expiry: LAWS-TH with the other release reading (sm.scheduler.laws.release).
-RUNS = {"laws": [], "laws_th": [], "laws_nmd": [], "laws_th_expiry": ["sm.scheduler.laws.release=hold_expiry"]}
-for name, extra in RUNS.items():
-    policy = name.replace("_expiry", "")
+RUNS = {"laws": ("laws", []), "laws_th": ("laws_th", []), "laws_nmd": ("laws_nmd", []),
+        "laws_th_expiry": ("laws_th", ["sm.scheduler.laws.release=hold_expiry"])}
+for name, (policy, extra) in RUNS.items():
     # Every repeated scheduler decision is checked too (the limit and the mode are versioned state).
     stats = run_suite(gputlm, workloads, tmp, name, table2_1,
                       [f"sm.scheduler.policy={policy}", "sm.scheduler.verify_repeats=true"] + extra)
