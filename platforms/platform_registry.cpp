@@ -2,6 +2,7 @@
 
 #include "platforms/demo/demo_platform.h"
 #include "platforms/fermi/fermi_platform.h"
+#include "platforms/pascal/pascal_platform.h"
 #include "platforms/soc/soc_platform.h"
 
 namespace gputlm::platforms {
@@ -12,6 +13,7 @@ const std::map<std::string, PlatformInfo>& registry() {
   static const std::map<std::string, PlatformInfo> r = {
       {"demo", demo::platform_info()},
       {"fermi", fermi::platform_info()},
+      {"pascal", pascal::platform_info()},
       {"soc", soc::platform_info()},
   };
   return r;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/config/params.h"
 #include "gpu/cta_scheduler/cta_scheduler.h"
@@ -50,6 +51,11 @@ struct WatchdogConfig {
 };
 
 struct GpuConfig {
+  // The platform names a GPU config may give: one GPU top, two configs.
+  static const std::vector<std::string>& platforms() {
+    static const std::vector<std::string> names = {"fermi", "pascal"};
+    return names;
+  }
   std::string platform = "fermi";
   std::string name = "GTX480";
   uint32_t sms = 15;
@@ -65,7 +71,8 @@ struct GpuConfig {
 
   template <class V>
   void visit(V& v) {
-    v.param("platform", platform, "platform to build (a GPU platform: fermi)", config::one_of({"fermi"}));
+    v.param("platform", platform, "platform to build (a GPU platform: fermi or pascal; they differ only in their "
+            "configs)", config::one_of(platforms()));
     v.param("name", name, "a label for reports (e.g. GTX480)", config::any());
     v.param("sms", sms, "number of SMs (GPGPU-Sim -gpgpu_n_clusters x -gpgpu_n_cores_per_cluster)",
             config::in_range(1, 1024));

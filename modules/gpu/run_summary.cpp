@@ -64,11 +64,13 @@ RunSummary summarize(const nlohmann::json& stats, const GpuConfig& cfg, uint64_t
       if (g.contains("dram")) {
         s.dram_reads += number(g["dram"], "reads");
         s.dram_writes += number(g["dram"], "writes");
+        s.dram_atoms += number(g["dram"], "read_commands") + number(g["dram"], "write_commands");
       }
     }
   }
-  // Each DRAM request moves one L2 line.
-  const double bytes = static_cast<double>(s.dram_reads + s.dram_writes) * cfg.l2.bank.line_size;
+  // Each RD / WR command moves one atom (burst x bus width x chips); a request of a
+  // sectored L2 is one sector, not one line.
+  const double bytes = static_cast<double>(s.dram_atoms) * cfg.l2.dram.atom_bytes();
   const double seconds = static_cast<double>(cycles) / (cfg.clocks.core_mhz * 1e6);
   s.dram_gbs = seconds > 0 ? bytes / seconds / 1e9 : 0;
   s.dram_peak_gbs = cfg.dram_bandwidth_gbs();

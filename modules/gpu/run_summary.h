@@ -35,6 +35,7 @@ struct RunSummary {
   std::map<std::string, uint64_t> stall_elf, stall_kaws;  // scheduler-cycles, summed over SMs
   uint64_t l1d_loads = 0, l1d_load_hits = 0, l2_loads = 0, l2_load_hits = 0;
   uint64_t dram_reads = 0, dram_writes = 0;
+  uint64_t dram_atoms = 0;  // RD and WR commands: the data moved is dram_atoms x atom bytes
   double dram_gbs = 0, dram_peak_gbs = 0;
 
   // GPGPU-Sim's gpu_ipc: thread instructions per core cycle; and warp instructions per cycle.

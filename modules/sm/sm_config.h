@@ -214,6 +214,20 @@ struct OwlSchedulerConfig {
   }
 };
 
+// KAWS (seed 003 §3, digest §B6-B7): kernel-aware order and warp sharing.
+struct KawsSchedulerConfig {
+  bool greedy = false;
+
+  template <class V>
+  void visit(V& v) {
+    v.param("greedy", greedy,
+            "kaws: in normal mode (before the kernel's last CTA is issued) the warp this scheduler issued last "
+            "goes first, then the oldest (GTO); false: oldest first, GTO without its greedy part (003 §4.1; "
+            "§3 says only age-based: digest §Z35)",
+            config::any());
+  }
+};
+
 struct SchedulerConfig {
   uint32_t count = 2;
   std::string policy = "gto";
@@ -225,11 +239,13 @@ struct SchedulerConfig {
   std::string warp_limit_scope = "scheduler";
   std::string impl = "tlm";
   bool verify_repeats = false;
+  bool warp_sharing = false;
   ElfSchedulerConfig elf;
   CcwsSchedulerConfig ccws;
   MascarSchedulerConfig mascar;
   OwlSchedulerConfig owl;
   LawsSchedulerConfig laws;
+  KawsSchedulerConfig kaws;
 
   template <class V>
   void visit(V& v) {
@@ -252,7 +268,9 @@ struct SchedulerConfig {
             "ASPLOS'13 without the memory-side prefetch; sm.scheduler.owl.*), laws (001 §2.5: GTO while the L1D "
             "locality score is >= 0, GTLR while it is negative), laws_th (LAWS with the throttling unit of 001 "
             "§3.3: on L1D MSHR-full events in GTO mode, a warp limit from intra-warp hits or memory divergence), "
-            "laws_nmd (laws_th without the memory-divergence rule)",
+            "laws_nmd (laws_th without the memory-divergence rule), kaws (003 §3: oldest first until the kernel's "
+            "last CTA is issued to the GPU, then the warps of the CTAs with the fewest warp instructions issued "
+            "first, oldest within; sm.scheduler.kaws.*)",
             config::one_of(scheduler_policy_names()));
     v.param("dual_issue", dual_issue,
             "a scheduler may issue a second instruction of the same warp in the same cycle (its "
@@ -280,16 +298,24 @@ struct SchedulerConfig {
             "from changed) against a full evaluation of its warps; a difference is an error naming the "
             "scheduler, the cycle and the warps (for tests: slower)",
             config::any());
+    v.param("warp_sharing", warp_sharing,
+            "KAWS' warp-sharing unit (003 §3, digest §B7), under any policy: a scheduler that issues none of its "
+            "own warps in a cycle issues, on its own collector and unit, the oldest warp of another scheduler "
+            "whose next instruction waits for that scheduler's busy collector of its unit type while this "
+            "scheduler's is free (needs sm.operand_collector.per_scheduler)",
+            config::any());
     v.group("elf", elf, "elf: program points and warp priority table (000 §3.1-3.2)");
     v.group("ccws", ccws, "ccws: victim tag arrays and lost-locality scoring (digest §A9, Rogers MICRO'12)");
     v.group("mascar", mascar, "mascar: memory-aware scheduling (digest §B5, 002 §III-A/B)");
     v.group("owl", owl, "owl: CTA groups, their priority and the BLP-aware pairing (digest §A7, Jog ASPLOS'13 §4)");
     v.group("laws", laws, "laws, laws_th, laws_nmd: locality score and throttling unit (digest §B3-B4, 001 §2.5, §3.3)");
+    v.group("kaws", kaws, "kaws: kernel-aware warp order (digest §B6, 003 §3)");
   }
 };
 
 struct FetchConfig {
   uint32_t width = 2;
+  uint32_t per_cycle = 1;
   uint32_t ibuffer_entries = 2;
   std::string eligible = "room_for_width";
   std::string policy = "round_robin";
@@ -300,6 +326,11 @@ struct FetchConfig {
   template <class V>
   void visit(V& v) {
     v.param("width", width, "instructions fetched for one warp per cycle (ELF: 2)", config::in_range(1, 8));
+    v.param("per_cycle", per_cycle,
+            "warps that may fetch in one cycle, each one L1I read (GPGPU-Sim -gpgpu_inst_fetch_throughput; 1 on "
+            "Fermi, 8 on its Pascal TITAN X). The L1I queues them (input_queue) and looks up port_width per "
+            "cycle",
+            config::in_range(1, 64));
     v.param("ibuffer_entries", ibuffer_entries, "decoded instructions buffered per warp",
             config::in_range(1, 16));
     v.param("eligible", eligible,

@@ -1,5 +1,6 @@
 #include "sm/sm_core.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -28,7 +29,7 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id
       sm_id_(sm_id),
       clock_(core_clock),
       table_(cfg_.max_warps, cfg_.fetch.ibuffer_entries),
-      shared_(group, cfg_.scheduler, cfg_.max_warps, sm_id, cfg_.l1d.line_size),
+      shared_(group, cfg_.scheduler, cfg_.max_warps, sm_id, cfg_.l1d.line_size, cfg_.max_ctas),
       ctas_(cfg_.max_ctas),
       cycles_(group, "cycles", "core cycles with at least one resident CTA"),
       writebacks_(group, "writebacks", "warp instructions written back"),
@@ -48,6 +49,13 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id
     schedulers_.back()->scoreboard.bind(scoreboard_->status_export);
     schedulers_.back()->issue_status.bind(issue_status);
   }
+  if (cfg_.scheduler.warp_sharing) {
+    if (!cfg_.operand_collector.per_scheduler)
+      throw config::ConfigError("key 'sm.scheduler.warp_sharing': needs sm.operand_collector.per_scheduler = true "
+                                "(warps are shared between schedulers' own collector units)");
+    for (auto& sch : schedulers_)
+      sch->set_sharing_source([this](uint32_t x, std::vector<uint32_t>& slots) { sharing_candidates(x, slots); });
+  }
   fetch_ = std::make_unique<FetchUnit>("fetch", cfg_, sm_id, core_clock, table_, group);
   fetch_->issue_status.bind(issue_status);
   fetch_->set_scheduler_orders(*this);
@@ -55,6 +63,30 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id
 }
 
 SmCore::~SmCore() = default;
+
+// KAWS' warp-sharing unit (003 §3, digest §B7): for scheduler x, the warps of other
+// schedulers, oldest first, whose next instruction's unit type has x's collector free while
+// their own scheduler's is busy. Scheduler x issues the first of them that is otherwise ready.
+void SmCore::sharing_candidates(uint32_t x, std::vector<uint32_t>& slots) {
+  if (by_age_residency_ != table_.residency_version()) {
+    by_age_.clear();
+    for (uint32_t w = 0; w < table_.size(); ++w)
+      if (table_[w].valid) by_age_.push_back(w);
+    std::sort(by_age_.begin(), by_age_.end(), [this](uint32_t a, uint32_t b) { return table_[a].age < table_[b].age; });
+    by_age_residency_ = table_.residency_version();
+  }
+  const uint32_t n = cfg_.scheduler.count;
+  uint32_t free_here = 0;  // unit types (bit = UnitType) with x's collector free
+  for (uint32_t u = 0; u < kUnitTypes; ++u)
+    if (issue_status->can_accept(x, static_cast<UnitType>(u))) free_here |= 1u << u;
+  if (free_here == 0) return;
+  for (uint32_t w : by_age_) {
+    if (w % n == x || !table_.live(w) || table_.ibuf_empty(w)) continue;
+    const UnitType t = table_.ibuf_head(w).unit;
+    if (!((free_here >> static_cast<uint32_t>(t)) & 1u) || issue_status->can_accept(w % n, t)) continue;
+    slots.push_back(w);
+  }
+}
 
 void SmCore::set_waker(std::function<void()> w) {
   waker_ = w;
@@ -116,6 +148,7 @@ void SmCore::launch_cta(KernelInstance& k, uint64_t cta_linear_id) {
     s.ctx->nsmid = num_sms_;
   }
   if (shared_.laws) shared_.laws->cta_launched(static_cast<uint32_t>(k.id), resident_ctas_ == 0);
+  if (shared_.kaws) shared_.kaws->cta_launched(c, k);
   ++resident_ctas_;
   used_threads_ += k.demand.threads;
   used_warps_ += k.demand.warps;
@@ -154,6 +187,7 @@ void SmCore::retire_finished_warps(uint64_t cycle) {
     done.start_cycle = c.start_cycle;
     done.finish_cycle = cycle;
     c.kernel->grid->retire_cta(*c.cta);
+    if (shared_.kaws) shared_.kaws->cta_finished(cta_slot);
     --resident_ctas_;
     used_threads_ -= c.demand.threads;
     used_warps_ -= c.demand.warps;
@@ -196,6 +230,7 @@ bool SmCore::tick_issue(uint64_t cycle) {
       fetch_->account_skipped(gap);
       if (shared_.mascar) shared_.mascar->account_skipped(gap);
       if (shared_.laws) shared_.laws->account_skipped(gap);
+      if (shared_.kaws) shared_.kaws->account_skipped(last_tick_ + 1, gap);
       if (last_issue_stall_ == 1) issue_stalls_.idle += gap;
       else if (last_issue_stall_ == 2) issue_stalls_.mem += gap;
     }
@@ -220,6 +255,8 @@ bool SmCore::tick_issue(uint64_t cycle) {
   if (shared_.laws) shared_.laws->begin_cycle(cycle, table_);
   // Mascar: mode from the saturation flag, owner release and hand-over.
   if (shared_.mascar) shared_.mascar->begin_cycle(cycle, table_, *scoreboard_);
+  // KAWS: CTAs whose kernel's last CTA was issued (before this cycle) enter progress mode.
+  if (shared_.kaws) shared_.kaws->begin_cycle(cycle);
   // A warp held by a busy unit is released by that unit, which reports itself busy while
   // its availability can change without an outside event (PipelineStage::tick).
   for (auto& s : schedulers_) issued_this_cycle_ += s->tick(cycle);

@@ -108,6 +108,7 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
   void receive_writeback(WarpInstruction& wi);
   void retire_finished_warps(uint64_t cycle);
   std::string describe_warp(uint32_t w) const;
+  void sharing_candidates(uint32_t scheduler, std::vector<uint32_t>& slots);  // KAWS warp sharing
 
   SmConfig cfg_;
   uint32_t sm_id_;
@@ -125,6 +126,8 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
   uint32_t resident_ctas_ = 0, used_threads_ = 0, used_warps_ = 0, used_registers_ = 0, used_shared_ = 0;
   uint64_t retire_scanned_at_ = ~uint64_t{0};  // WarpTable::version() after the last completion scan
   uint64_t cta_sequence_ = 0;
+  std::vector<uint32_t> by_age_;  // resident warp slots, oldest first (warp sharing)
+  uint64_t by_age_residency_ = ~uint64_t{0};
 
   uint64_t last_tick_ = 0;
   bool ticked_while_resident_ = false;

@@ -26,6 +26,7 @@ struct CtaDemand {
 
 // A kernel launch as the SMs see it. Owned by the GPU top for the kernel's lifetime.
 struct KernelInstance {
+  static constexpr uint64_t kNotIssued = ~uint64_t{0};
   uint32_t id = 0;                       // launch order, unique per GPU
   std::string name;                      // mangled kernel name
   isa::GridExecution* grid = nullptr;    // functional state: start_cta/step/peek/retire_cta
@@ -34,6 +35,9 @@ struct KernelInstance {
   // ELF program points of the kernel, computed by the launcher before launch when the
   // SMs schedule with sm.scheduler.policy = elf (make_elf_program_points); else null.
   const isa::analysis::ElfProgramPoints* elf = nullptr;
+  // Core cycle the CTA scheduler issued the kernel's last CTA (KAWS' kernel-wide trigger,
+  // read by the SMs from the next cycle on); kNotIssued before.
+  uint64_t last_cta_issue_cycle = kNotIssued;
 };
 
 // The L1 caches of an SM, as bits of a set (kernel-boundary invalidation).

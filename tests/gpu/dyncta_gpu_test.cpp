@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "gpu/timing_backend.h"
-#include "platforms/fermi/fermi_platform.h"
+#include "platforms/gpu_platform.h"
 #include "runtime/runtime.h"
 #include "vecadd_launch.h"
 
@@ -30,7 +30,7 @@ struct LimitCheck : gpu::CtaSchedulerListener {
 };
 
 gpu::GpuConfig dyncta_config() {
-  gpu::GpuConfig cfg = platforms::fermi::read_gpu_config(config::ConfigSource::from_file("configs/fermi_gtx480.json"));
+  gpu::GpuConfig cfg = platforms::read_gpu_config(config::ConfigSource::from_file("configs/fermi_gtx480.json"));
   cfg.cta_scheduler.limit = "dyncta";
   cfg.cta_scheduler.dyncta.period = 2048;
   cfg.cta_scheduler.dyncta.t_idle = 2049;  // the idle rule never fires
@@ -167,7 +167,7 @@ TEST_CASE("fermi config reads the dyncta keys and rejects impossible values nami
   auto with = [](std::vector<std::string> overrides) {
     auto src = config::ConfigSource::from_file("configs/fermi_gtx480.json");
     for (const auto& o : overrides) src.apply_override(o);
-    return platforms::fermi::read_gpu_config(src);
+    return platforms::read_gpu_config(src);
   };
   CHECK(with({}).cta_scheduler.limit == "none");
   const gpu::GpuConfig d = with({"cta_scheduler.limit=dyncta", "cta_scheduler.dyncta.period=1000",

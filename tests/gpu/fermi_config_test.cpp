@@ -5,14 +5,14 @@
 #include <cmath>
 #include <string>
 
-#include "platforms/fermi/fermi_platform.h"
+#include "platforms/gpu_platform.h"
 #include "platforms/platform_registry.h"
 
 using namespace gputlm;
 
 namespace {
 gpu::GpuConfig load(const std::string& path) {
-  return platforms::fermi::read_gpu_config(config::ConfigSource::from_file(path));
+  return platforms::read_gpu_config(config::ConfigSource::from_file(path));
 }
 }  // namespace
 
@@ -176,16 +176,16 @@ TEST_CASE("fermi config rejects unknown keys and applies overrides", "[gpu][ferm
   auto src = config::ConfigSource::from_file("configs/fermi_gtx480.json");
   src.apply_override("sm.l1d.mshr.entries=64");
   src.apply_override("sms=4");
-  const gpu::GpuConfig c = platforms::fermi::read_gpu_config(src);
+  const gpu::GpuConfig c = platforms::read_gpu_config(src);
   CHECK(c.sm.l1d.mshr.entries == 64);
   CHECK(c.interconnect.sm_ports == 4);
 
   auto bad = config::ConfigSource::from_file("configs/fermi_gtx480.json");
   bad.apply_override("sm.l1d.sizes=3");
-  CHECK_THROWS_WITH(platforms::fermi::read_gpu_config(bad), Catch::Contains("sm.l1d.sizes"));
+  CHECK_THROWS_WITH(platforms::read_gpu_config(bad), Catch::Contains("sm.l1d.sizes"));
 
   auto demo = config::ConfigSource::from_file("configs/demo.json");
-  CHECK_THROWS_WITH(platforms::fermi::read_gpu_config(demo), Catch::Contains("not a GPU platform"));
+  CHECK_THROWS_WITH(platforms::read_gpu_config(demo), Catch::Contains("not a GPU platform"));
   CHECK(platforms::find("fermi").list_params().size() > 50);
 }
 
@@ -193,7 +193,7 @@ TEST_CASE("fermi config checks the CTA scheduler's steering and L1 invalidation 
   auto with = [](std::vector<std::string> overrides) {
     auto src = config::ConfigSource::from_file("configs/fermi_gtx480.json");
     for (const auto& o : overrides) src.apply_override(o);
-    return platforms::fermi::read_gpu_config(src);
+    return platforms::read_gpu_config(src);
   };
   CHECK(with({}).cta_scheduler.l1_invalidation == "on_idle");
   const gpu::GpuConfig split = with({"cta_scheduler.steering=split", "cta_scheduler.split.parts=3",
@@ -220,5 +220,5 @@ TEST_CASE("fermi config checks the CTA scheduler's steering and L1 invalidation 
 TEST_CASE("fermi config rejects a malformed parameter of a steering policy not in use", "[gpu][fermi][steering]") {
   auto src = config::ConfigSource::from_file("configs/fermi_gtx480.json");
   src.apply_override(R"(cta_scheduler.by_kind.kernels=["a=b", "a=c"])");
-  CHECK_THROWS_WITH(platforms::fermi::read_gpu_config(src), Catch::Contains("cta_scheduler.by_kind.kernels[1]"));
+  CHECK_THROWS_WITH(platforms::read_gpu_config(src), Catch::Contains("cta_scheduler.by_kind.kernels[1]"));
 }

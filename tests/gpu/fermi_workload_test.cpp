@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "gpu/run_summary.h"
 #include "gpu/timing_backend.h"
-#include "platforms/fermi/fermi_platform.h"
+#include "platforms/gpu_platform.h"
 #include "runtime/launch_spec.h"
 #include "runtime/runtime.h"
 #include "runtime/spec_runner.h"
@@ -18,7 +19,7 @@ void run_on_fermi(const std::string& name, const std::vector<std::string>& overr
   using namespace gputlm;
   config::ConfigSource source = config::ConfigSource::from_file("configs/fermi_gtx480.json");
   for (const auto& o : overrides) source.apply_override(o);
-  const gpu::GpuConfig cfg = platforms::fermi::read_gpu_config(source);
+  const gpu::GpuConfig cfg = platforms::read_gpu_config(source);
   const std::string spec_path = std::string(GPUTLM_WORKLOADS_BUILD_DIR) + "/" + name + "/small/spec.json";
   const runtime::LaunchSpec spec = runtime::parse_launch_spec(spec_path);
   auto backend = std::make_unique<gpu::TimingBackend>(cfg);
@@ -89,7 +90,7 @@ TEST_CASE("fermi_workload_vecadd on a single SM reuses the warp slots of finishe
 // access of the run is an L1 miss of some SM (instruction, data, constant or texture).
 TEST_CASE("fermi_workload_vecadd cold start: L1I and kernel-parameter misses are served by the L2", "[gpu]") {
   using namespace gputlm;
-  const gpu::GpuConfig cfg = platforms::fermi::read_gpu_config(config::ConfigSource::from_file("configs/fermi_gtx480.json"));
+  const gpu::GpuConfig cfg = platforms::read_gpu_config(config::ConfigSource::from_file("configs/fermi_gtx480.json"));
   const runtime::LaunchSpec spec =
       runtime::parse_launch_spec(std::string(GPUTLM_WORKLOADS_BUILD_DIR) + "/vecadd/small/spec.json");
   auto backend = std::make_unique<gpu::TimingBackend>(cfg);
@@ -126,4 +127,27 @@ TEST_CASE("fermi_workload_vecadd cold start: L1I and kernel-parameter misses are
         l2_requests += total(sub + "split.split_requests") - total(sub + "split.sector_requests");
     }
   CHECK(l2_requests == l1_to_l2);
+}
+
+// The summary's DRAM bandwidth counts the data the DRAM moved: one atom per RD/WR command
+// (a request of the sectored L2 is one 32 B sector, not a 128 B line), so it stays under
+// the peak and covers vecadd's two input arrays read once.
+TEST_CASE("fermi_workload_vecadd summary DRAM bandwidth counts the atoms the DRAM moved", "[gpu]") {
+  using namespace gputlm;
+  const gpu::GpuConfig cfg = platforms::read_gpu_config(config::ConfigSource::from_file("configs/fermi_gtx480.json"));
+  const runtime::LaunchSpec spec =
+      runtime::parse_launch_spec(std::string(GPUTLM_WORKLOADS_BUILD_DIR) + "/vecadd/small/spec.json");
+  auto backend = std::make_unique<gpu::TimingBackend>(cfg);
+  gpu::TimingBackend& timing = *backend;
+  runtime::Runtime rt(std::move(backend));
+  runtime::run_launch_spec(spec, rt);
+  REQUIRE(timing.kernel_runs().size() == 1);
+  const uint64_t cycles = timing.kernel_runs()[0].cycles;
+  const gpu::RunSummary s = gpu::summarize(timing.gpu().stats().to_json(stats::View::Total), cfg, cycles);
+  const double bytes = static_cast<double>(s.dram_atoms) * cfg.l2.dram.atom_bytes();
+  CHECK(cfg.l2.dram.atom_bytes() == 64);  // GDDR5: burst 8 x 4 B x 2 chips; a 32 B sector costs one atom
+  CHECK(bytes >= 2.0 * 4096 * 4);                   // a and b, 16 KiB each, come from DRAM
+  CHECK(bytes <= 4.0 * 4096 * 4 + 64 * 1024);       // plus c and the code and parameters at most
+  CHECK(s.dram_gbs == Approx(bytes / (static_cast<double>(cycles) / (cfg.clocks.core_mhz * 1e6)) / 1e9));
+  CHECK(s.dram_gbs < s.dram_peak_gbs);
 }

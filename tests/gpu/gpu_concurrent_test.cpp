@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "gpu/timing_backend.h"
-#include "platforms/fermi/fermi_platform.h"
+#include "platforms/gpu_platform.h"
 #include "runtime/runtime.h"
 #include "vecadd_launch.h"
 
@@ -24,7 +24,7 @@ struct SmLog : gpu::CtaSchedulerListener {
 
 TEST_CASE("gpu_top runs concurrent kernels on disjoint SM sets with correct results", "[gpu]") {
   const gpu::GpuConfig cfg =
-      platforms::fermi::read_gpu_config(config::ConfigSource::from_file("configs/fermi_gtx480.json"));
+      platforms::read_gpu_config(config::ConfigSource::from_file("configs/fermi_gtx480.json"));
   auto backend = std::make_unique<gpu::TimingBackend>(cfg);
   gpu::TimingBackend& timing = *backend;
   runtime::Runtime rt(std::move(backend));

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "gpu/timing_backend.h"
-#include "platforms/fermi/fermi_platform.h"
+#include "platforms/gpu_platform.h"
 #include "runtime/runtime.h"
 #include "vecadd_launch.h"
 
@@ -36,7 +36,7 @@ std::vector<L1dCounts> run_twice(const std::string& policy, const std::string& c
   config::ConfigSource src = config::ConfigSource::from_file("configs/fermi_gtx480.json");
   src.apply_override("cta_scheduler.l1_invalidation=" + policy);
   if (!caches.empty()) src.apply_override("cta_scheduler.l1_invalidation_caches=" + caches);
-  const gpu::GpuConfig cfg = platforms::fermi::read_gpu_config(src);
+  const gpu::GpuConfig cfg = platforms::read_gpu_config(src);
   auto backend = std::make_unique<gpu::TimingBackend>(cfg);
   gpu::Gpu& g = backend->gpu();
   runtime::Runtime rt(std::move(backend));

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "gpu/timing_backend.h"
-#include "platforms/fermi/fermi_platform.h"
+#include "platforms/gpu_platform.h"
 #include "runtime/runtime.h"
 #include "vecadd_launch.h"
 
@@ -24,7 +24,7 @@ struct PeakResidency : gpu::CtaSchedulerListener {
 
 TEST_CASE("gpu_top SM max_resident_ctas equals the peak CTAs resident on the SM", "[gpu][steering]") {
   const gpu::GpuConfig cfg =
-      platforms::fermi::read_gpu_config(config::ConfigSource::from_file("configs/fermi_gtx480.json"));
+      platforms::read_gpu_config(config::ConfigSource::from_file("configs/fermi_gtx480.json"));
   auto backend = std::make_unique<gpu::TimingBackend>(cfg);
   gpu::Gpu& g = backend->gpu();
   runtime::Runtime rt(std::move(backend));

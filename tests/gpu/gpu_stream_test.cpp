@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "gpu/timing_backend.h"
-#include "platforms/fermi/fermi_platform.h"
+#include "platforms/gpu_platform.h"
 #include "runtime/launch_spec.h"
 #include "runtime/runtime.h"
 #include "runtime/spec_runner.h"
@@ -39,7 +39,7 @@ struct Outcome {
 Outcome run_spec(const std::string& spec_path, const std::vector<std::string>& overrides = {}) {
   config::ConfigSource src = config::ConfigSource::from_file("configs/fermi_gtx480.json");
   for (const auto& o : overrides) src.apply_override(o);
-  const gpu::GpuConfig cfg = platforms::fermi::read_gpu_config(src);
+  const gpu::GpuConfig cfg = platforms::read_gpu_config(src);
   auto backend = std::make_unique<gpu::TimingBackend>(cfg);
   gpu::TimingBackend& timing = *backend;
   SmLog log;

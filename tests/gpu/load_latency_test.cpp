@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "gpu/gpu.h"
-#include "platforms/fermi/fermi_platform.h"
+#include "platforms/gpu_platform.h"
 #include "runtime/runtime.h"
 
 using namespace gputlm;
@@ -55,7 +55,7 @@ gpu::GpuConfig fermi_config(std::initializer_list<const char*> overrides) {
   // latency dominates its timing, so that every hop has one configured latency.
   for (const char* o : {"clocks.dram_mhz=700", "l2.dram.min_latency=100"}) src.apply_override(o);
   for (const char* o : overrides) src.apply_override(o);
-  return platforms::fermi::read_gpu_config(src);
+  return platforms::read_gpu_config(src);
 }
 
 // Unloaded DRAM access of one line to a precharged bank (docs/blocks/dram.md, row miss).

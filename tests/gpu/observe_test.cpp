@@ -13,7 +13,7 @@
 #include "gpu/observe/socket_taps.h"
 #include "gpu/observe/timeline.h"
 #include "gpu/timing_backend.h"
-#include "platforms/fermi/fermi_platform.h"
+#include "platforms/gpu_platform.h"
 #include "runtime/launch_spec.h"
 #include "runtime/runtime.h"
 #include "runtime/spec_runner.h"
@@ -61,7 +61,7 @@ TEST_CASE("gpu_observe stall classes sampled every cycle count each scheduler-cy
           "[gpu][observe]") {
   config::ConfigSource source = config::ConfigSource::from_file("configs/fermi_gtx480.json");
   source.apply_override("sms=4");
-  const gpu::GpuConfig cfg = platforms::fermi::read_gpu_config(source);
+  const gpu::GpuConfig cfg = platforms::read_gpu_config(source);
   const runtime::LaunchSpec spec =
       runtime::parse_launch_spec(std::string(GPUTLM_WORKLOADS_BUILD_DIR) + "/saxpy/small/spec.json");
   auto backend = std::make_unique<gpu::TimingBackend>(cfg);

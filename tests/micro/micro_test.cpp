@@ -7,7 +7,7 @@
 #include <string>
 
 #include "micro/micro_bench.h"
-#include "platforms/fermi/fermi_platform.h"
+#include "platforms/gpu_platform.h"
 #include "sm/exec/op_timing.h"
 
 using namespace gputlm;
@@ -17,7 +17,7 @@ namespace {
 gpu::GpuConfig fermi(std::initializer_list<const char*> overrides = {}) {
   auto src = config::ConfigSource::from_file("configs/fermi_gtx480.json");
   for (const char* o : overrides) src.apply_override(o);
-  return platforms::fermi::read_gpu_config(src);
+  return platforms::read_gpu_config(src);
 }
 
 micro::BenchResult run(const std::string& bench, const gpu::GpuConfig& cfg) {

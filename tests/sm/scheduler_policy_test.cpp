@@ -179,6 +179,6 @@ TEST_CASE("policy registry: unknown names are errors naming the key", "[sm][poli
   c.policy = "two_level";
   c.inner_policy = "bogus";
   CHECK_THROWS_WITH(make_scheduler_policy(c), Catch::Contains("scheduler.inner_policy"));
-  CHECK(scheduler_policy_names().size() == 15);
-  CHECK(scheduler_policy_names().back() == "laws_nmd");
+  CHECK(scheduler_policy_names().size() == 16);
+  CHECK(scheduler_policy_names().back() == "kaws");
 }

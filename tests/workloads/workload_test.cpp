@@ -103,6 +103,11 @@ GPUTLM_WORKLOAD_TEST(montecarlo)
 GPUTLM_WORKLOAD_TEST(streamcluster)
 GPUTLM_WORKLOAD_TEST(aes)
 GPUTLM_WORKLOAD_TEST(simscore)
+GPUTLM_WORKLOAD_TEST(pathfinder)
+GPUTLM_WORKLOAD_TEST(quasirandom)
+GPUTLM_WORKLOAD_TEST(conv3d)
+GPUTLM_WORKLOAD_TEST(mm3)
+GPUTLM_WORKLOAD_TEST(resnet)
 
 TEST_CASE("workload_suite has a test for every generated workload", "[workloads]") {
   std::set<std::string> generated;

@@ -384,6 +384,7 @@ bool CtaScheduler::issue_one(uint64_t cycle, std::vector<uint8_t>& used) {
       for (CtaSchedulerListener* l : listeners_) l->cta_launched(*r, s, cta);
       if (r->all_issued()) {
         r->last_cta_issue_cycle = cycle;
+        r->kernel->last_cta_issue_cycle = cycle;
         r->last_cta_id = cta;
         r->last_cta_sm = s;
         r->last_cta_start = cycle;

@@ -239,22 +239,23 @@ bool FetchUnit::tick_fetch(uint64_t cycle) {
   if (eligible_mask_ == 0 && !prefetcher_->may_prefetch()) return false;
   candidates_.clear();
   order_->order(live_, candidates_);
-  bool sent = false, refused = false;
+  uint32_t sent = 0;
+  bool refused = false;
   uint32_t waiting = 0;
   for (uint32_t w : candidates_) {
     if (!eligible(w)) continue;
-    if (sent || refused) {
+    if (sent == cfg_.fetch.per_cycle || refused || waiting_end_req_ || outstanding_ + 1 > responses_.capacity()) {
       ++waiting;
       break;
     }
     if (send_fetch(w, cycle)) {
       order_->fetched(w);
-      sent = true;
+      ++sent;
     } else {
       refused = true;
     }
   }
-  if (!sent && !refused && !waiting_end_req_) send_prefetch(cycle);
+  if (sent == 0 && !refused && !waiting_end_req_) send_prefetch(cycle);
   return refused || waiting > 0;
 }
 

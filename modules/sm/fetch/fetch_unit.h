@@ -1,7 +1,7 @@
 // The fetch unit and decode stage (docs/blocks/fetch.md). Each cycle fetch picks, in the
-// fetch policy's order, the first warp that is resident, has no fetch outstanding and has
-// room in its I-buffer (fetch.eligible: for `width` instructions, or any), and sends one
-// read to the L1I for up to `width` consecutive instructions (as many as fit) starting at the warp's next fetch PC (the functional
+// fetch policy's order, the first warp (the first fetch.per_cycle warps) that is resident,
+// has no fetch outstanding and has room in its I-buffer (fetch.eligible: for `width`
+// instructions, or any), and sends one read each to the L1I for up to `width` consecutive instructions (as many as fit) starting at the warp's next fetch PC (the functional
 // model's next PC when the I-buffer is empty, else after its last entry), cut at the end
 // of the line and of the function. Address = code_base + PC. Decode takes each L1I
 // response at the first tick after its arrival and appends the decoded instructions to

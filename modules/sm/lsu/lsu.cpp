@@ -68,6 +68,8 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuConfig& cfg, const LsuPlacement&
       global_coalescer_(make_coalescer(cfg_.coalescer, "lsu.coalescer")),
       const_coalescer_(make_coalescer(with_line(cfg_.coalescer, cfg_.const_line_size), "lsu.const_line_size")),
       texture_coalescer_(make_coalescer(with_line(cfg_.coalescer, cfg_.texture_line_size), "lsu.texture_line_size")),
+      bypass_cg_(cfg_.global_l1d_bypass != "none"),
+      bypass_all_but_nc_(cfg_.global_l1d_bypass == "all_but_nc"),
       shared_(cfg_.shared_memory, "lsu.shared_memory"),
       local_map_{cfg_.local_base, placement.num_sms, placement.threads_per_sm},
       pool_(kMaxLineBytes, std::string(basename()) + ".payloads"),

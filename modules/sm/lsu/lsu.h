@@ -9,7 +9,9 @@
 //    Coalescer to the L1D (`l1d`); atomics are coalesced per half warp and sent as
 //    AccessKind::Atomic: with atomics_bypass_l1d (GPGPU-Sim: an atom's cache operator is
 //    .cg, which skips the L1D) through `bypass` straight to the memory port, else to the
-//    L1D, which (write-evict) writes them through to L2 without allocating;
+//    L1D, which (write-evict) writes them through to L2 without allocating; global loads
+//    and stores by global_l1d_bypass (cg: the .cg operator's; all_but_nc: all but
+//    ld.global.nc, GPGPU-Sim's -gpgpu_gmem_skip_L1D) also take `bypass`;
 //  * const and param lanes: one request per distinct constant-cache line to `l1c`, and
 //    the latch is busy one extra cycle per further distinct word (the constant cache
 //    serves one address per cycle);
@@ -157,6 +159,9 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   LsuPlacement place_;
   const ClockDomain& domain_;
   std::unique_ptr<CoalescerIF> global_coalescer_, const_coalescer_, texture_coalescer_;
+  // global_l1d_bypass, decoded: which global loads/stores go to the bypass port.
+  bool bypass_cg_, bypass_all_but_nc_;
+  bool global_bypasses_l1d(const isa::Instruction* in) const;
   SharedMemoryBanks shared_;
   LocalMemoryMap local_map_;
   std::unique_ptr<ReexecQueueIF> queue_;

@@ -20,6 +20,7 @@ struct LsuConfig {
   uint32_t texture_line_size = 128;
   uint32_t requests_per_cycle = 1;
   bool atomics_bypass_l1d = false;
+  std::string global_l1d_bypass = "cg";
   uint32_t max_inflight = 32;
   uint32_t max_outstanding = 256;
   uint64_t local_base = isa::kLocalWindowBase;
@@ -43,6 +44,13 @@ struct LsuConfig {
             "global atomics go past the L1D straight to the memory port (GPGPU-Sim: atom's cache operator is .cg, "
             "CACHE_GLOBAL, which skips the L1D and its latency); false: through the L1D, which writes them through",
             config::any());
+    v.param("global_l1d_bypass", global_l1d_bypass,
+            "which global loads and stores go past the L1D straight to the memory port (atomics: "
+            "atomics_bypass_l1d). cg: those with the .cg cache operator (GPGPU-Sim's CACHE_GLOBAL, in every "
+            "config); all_but_nc: every one except ld.global.nc, which stays cached (GPGPU-Sim "
+            "-gpgpu_gmem_skip_L1D 1, as in its SM6_TITANX config); none: all through the L1D. Local memory "
+            "always goes through the L1D",
+            config::one_of({"none", "cg", "all_but_nc"}));
     v.param("max_inflight", max_inflight,
             "memory warp instructions the LSU tracks at once (loads waiting for data, stores being sent)",
             config::at_least(1));

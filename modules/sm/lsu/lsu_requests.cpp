@@ -39,6 +39,14 @@ void Lsu::prepare(uint64_t cycle) {
   if (slots_[slot].unsent == 0 && sent_observer_) sent_observer_(wi);  // nothing for an L1
 }
 
+// GPGPU-Sim's rule (ldst_unit::memory_cycle): .cg (CACHE_GLOBAL) always skips the L1D; with
+// -gpgpu_gmem_skip_L1D every global access does, except .nc (CACHE_L1).
+bool Lsu::global_bypasses_l1d(const isa::Instruction* in) const {
+  if (in == nullptr) return false;
+  if (bypass_all_but_nc_) return (in->flags & isa::kNc) == 0;
+  return bypass_cg_ && in->cache == isa::CacheOp::Cg;
+}
+
 void Lsu::build_requests(const WarpInstruction& wi, uint32_t slot, uint64_t cycle) {
   Slot& s = slots_[slot];
   global_pieces_.clear();
@@ -95,7 +103,8 @@ void Lsu::build_requests(const WarpInstruction& wi, uint32_t slot, uint64_t cycl
       global_coalescer_->coalesce_atomic(global_pieces_.data(), global_pieces_.size(), place_.warp_size, lines_);
     else
       global_coalescer_->coalesce(global_pieces_.data(), global_pieces_.size(), place_.warp_size, lines_);
-    const bool past_l1d = kind == AccessKind::Atomic && cfg_.atomics_bypass_l1d;
+    const bool past_l1d = kind == AccessKind::Atomic ? cfg_.atomics_bypass_l1d
+                                                     : space == MemSpace::Global && global_bypasses_l1d(wi.instr);
     add_requests(lines_, past_l1d ? L1Port::Bypass : L1Port::Data, cfg_.coalescer.line_size, space, kind, wi, slot);
   }
   if (!const_pieces_.empty()) {

@@ -35,6 +35,14 @@ std::vector<UnitType> dispatch_ports(const ExecConfig& exec) {
 
 namespace {
 const std::vector<std::string> kUnitLabels{"sp", "sfu", "dp", "int", "mem"};
+// busy_cycles' labels: per unit type, or per (scheduler, unit type) with per_scheduler.
+std::vector<std::string> busy_labels(const OperandCollectorConfig& cfg) {
+  if (!cfg.per_scheduler) return kUnitLabels;
+  std::vector<std::string> l;
+  for (uint32_t s = 0; s < cfg.schedulers; ++s)
+    for (const auto& u : kUnitLabels) l.push_back("s" + std::to_string(s) + "." + u);
+  return l;
+}
 }
 
 OperandCollector::OperandCollector(sc_core::sc_module_name name, const OperandCollectorConfig& cfg,
@@ -57,9 +65,30 @@ OperandCollector::OperandCollector(sc_core::sc_module_name name, const OperandCo
                             "bank-cycles in which a bank had more eligible reads than it could serve"),
       dispatch_stall_cycles_(stats_, "dispatch_stall_cycles",
                              "cycles with a collector ready to dispatch whose units could not accept"),
-      dispatched_(stats_, "dispatched", "instructions dispatched per unit type", kUnitLabels) {
+      dispatched_(stats_, "dispatched", "instructions dispatched per unit type", kUnitLabels),
+      busy_cycles_(stats_, "busy_cycles",
+                   "collector-cycles the collector units held an instruction (from issue to the cycle after "
+                   "dispatch), per unit type, per (scheduler, unit type) with per_scheduler (KAWS' OCU busy time)",
+                   busy_labels(cfg)) {
   cfg_.validate("operand_collector");
   exec.validate("exec");
+  if (cfg_.units_per_scheduler) {
+    if (!cfg_.per_scheduler)
+      throw config::ConfigError("key 'operand_collector.units_per_scheduler': needs per_scheduler = true");
+    const std::pair<const char*, uint32_t> counts[] = {
+        {"sp_units", exec.sp_units}, {"sfu_units", exec.sfu_units}, {"dp_units", exec.dp_units}, {"int_units", exec.int_units}};
+    for (const auto& [key, n] : counts)
+      if (n % cfg_.schedulers != 0)
+        throw config::ConfigError("key 'exec." + std::string(key) + "': " + std::to_string(n) +
+                                  " units cannot be split evenly over " + std::to_string(cfg_.schedulers) +
+                                  " schedulers (operand_collector.units_per_scheduler = true)");
+  }
+  // The scheduler each dispatch port serves (kAnyScheduler: all).
+  std::array<uint32_t, 5> rank{};
+  for (UnitType u : ports_) {
+    const uint32_t k = rank[static_cast<std::size_t>(u)]++;
+    port_scheduler_.push_back(cfg_.units_per_scheduler && u != UnitType::Mem ? k % cfg_.schedulers : kAnyScheduler);
+  }
   dispatch.init(ports_.size());
   unit_status.init(ports_.size());
   issue_status_export.bind(*this);
@@ -119,6 +148,7 @@ void OperandCollector::receive(WarpInstruction& wi) {
                         ", issue_width " + std::to_string(width) + " (pipeline rule 1)");
   Collector& c = collectors_[static_cast<std::size_t>(idx)];
   c.wi = &wi;
+  c.allocated = now;
   c.pending = 0;
   c.ready = now + 2;  // no operands: allocated in now+1, dispatch from now+2
   ++occupied_;
@@ -152,7 +182,9 @@ void OperandCollector::dispatch_ready(uint64_t cycle) {
     Collector& c = collectors_[best];
     bool sent = false;
     for (std::size_t p = 0; p < ports_.size() && !sent; ++p) {
-      if (ports_[p] != c.type || !unit_status[p]->can_accept()) continue;
+      if (ports_[p] != c.type || (port_scheduler_[p] != kAnyScheduler && port_scheduler_[p] != c.scheduler) ||
+          !unit_status[p]->can_accept())
+        continue;
       WarpInstruction* wi = c.wi;
       wi->dispatch_cycle = cycle;
       c.wi = nullptr;
@@ -161,6 +193,8 @@ void OperandCollector::dispatch_ready(uint64_t cycle) {
       ++collector_events_;
       --occupied_;
       dispatched_.add(static_cast<std::size_t>(c.type));
+      busy_cycles_.add((cfg_.per_scheduler ? c.scheduler * kUnitTypes : 0) + static_cast<std::size_t>(c.type),
+                       c.free_from - c.allocated);
       dispatch[p].send(*wi);
       sent = true;
     }

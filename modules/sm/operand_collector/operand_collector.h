@@ -7,7 +7,8 @@
 // per cycle: the oldest request (issue order) whose collector still has a read port
 // free this cycle. A collector whose last operand arrived in cycle R (or that needed
 // none, allocated in I+1 = R) dispatches from cycle R+1 to a unit of its type that can
-// accept (unit order: the dispatch ports of that type in index order), oldest
+// accept (unit order: the dispatch ports of that type in index order; with
+// units_per_scheduler only unit k mod schedulers of its scheduler, the LSU shared), oldest
 // instruction first. A freed collector takes a new instruction from the next cycle.
 //
 // Sockets and status:
@@ -72,6 +73,7 @@ class OperandCollector : public sc_core::sc_module, public PipelineStage, public
     uint32_t pending = 0;           // operands not yet read
     uint64_t ready = 0;             // first cycle it may dispatch (valid when pending == 0)
     uint64_t free_from = 0;         // first cycle it may take a new instruction
+    uint64_t allocated = 0;         // cycle its instruction was placed in it
     uint64_t read_cycle = ~uint64_t{0};
     uint32_t reads_in_cycle = 0;
   };
@@ -89,6 +91,8 @@ class OperandCollector : public sc_core::sc_module, public PipelineStage, public
   bool has_dp_, has_int_, divide_on_sfu_;
   const ClockDomain& domain_;
   std::vector<UnitType> ports_;
+  static constexpr uint32_t kAnyScheduler = 0xffffffffu;
+  std::vector<uint32_t> port_scheduler_;  // per port: the scheduler it serves (units_per_scheduler)
   std::vector<Collector> collectors_;
   std::vector<uint8_t> tried_;  // scratch: collectors whose units refused this cycle
   std::vector<std::vector<ReadRequest>> banks_;
@@ -102,6 +106,7 @@ class OperandCollector : public sc_core::sc_module, public PipelineStage, public
   stats::Group stats_;
   stats::Counter instructions_, operand_reads_, bank_conflict_cycles_, dispatch_stall_cycles_;
   stats::CounterVector dispatched_;
+  stats::CounterVector busy_cycles_;  // per (scheduler when per_scheduler, unit type)
 };
 
 }  // namespace gputlm::sm

@@ -17,6 +17,7 @@ namespace gputlm::sm {
 struct OperandCollectorConfig {
   uint32_t register_banks = 16;
   bool per_scheduler = false;
+  bool units_per_scheduler = false;
   uint32_t schedulers = 2;
   uint32_t collectors_sp = 6;
   uint32_t collectors_sfu = 8;
@@ -37,6 +38,11 @@ struct OperandCollectorConfig {
     v.param("per_scheduler", per_scheduler,
             "false: one collector pool per unit type shared by all schedulers (GPGPU-Sim Fermi); true: the "
             "collectors_* counts are per (scheduler, unit type) (Pascal / KAWS)");
+    v.param("units_per_scheduler", units_per_scheduler,
+            "true: unit k of each type (SP, SFU, DP, INT) takes instructions only from the collectors of scheduler "
+            "k mod schedulers (GPGPU-Sim's sub-core model; KAWS' four SP/SFU/MEM widths, one per scheduler), so a "
+            "scheduler's busy unit stalls it although another's is free; the LSU stays shared. Needs per_scheduler "
+            "and unit counts that are multiples of schedulers; false: any unit of the type (Fermi)");
     v.param("schedulers", schedulers, "warp schedulers of the SM (issue ports of the collector stage)",
             config::at_least(1));
     v.param("collectors_sp", collectors_sp, "collector units for the SP units (-gpgpu_operand_collector_num_units_sp)",

@@ -43,6 +43,7 @@ class MascarState;
 
 class OwlState;
 class LawsState;
+class KawsState;
 
 // What a policy may read besides the warps passed to order(): the SM's warp table
 // (read-only), ELF's counters, CCWS's per-SM state (VTAs and scores, fed by the L1D),
@@ -55,6 +56,7 @@ struct PolicyContext {
   MascarState* mascar = nullptr;
   OwlState* owl = nullptr;
   LawsState* laws = nullptr;
+  KawsState* kaws = nullptr;
 };
 
 class SchedulerPolicyIF {

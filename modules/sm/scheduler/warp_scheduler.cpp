@@ -30,7 +30,7 @@ std::unique_ptr<LawsState> make_laws_state(const SchedulerConfig& cfg, uint32_t 
 }  // namespace
 
 IssueShared::IssueShared(stats::Group& g, const SchedulerConfig& cfg, uint32_t warp_slots, uint32_t sm,
-                         uint32_t l1d_line_size)
+                         uint32_t l1d_line_size, uint32_t cta_slots)
     : sm_id(sm),
       warp_instructions(g, "warp_instructions", "warp instructions issued"),
       thread_instructions(g, "thread_instructions", "thread instructions issued (sum of exec-mask popcounts)"),
@@ -52,7 +52,15 @@ IssueShared::IssueShared(stats::Group& g, const SchedulerConfig& cfg, uint32_t w
                  ? std::make_unique<MascarState>(cfg.mascar, warp_slots, l1d_line_size, "sm.scheduler", &g)
                  : nullptr),
       owl(cfg.policy == "owl" ? std::make_unique<OwlState>(cfg.owl, warp_slots, sm, "sm.scheduler", &g) : nullptr),
-      laws(make_laws_state(cfg, warp_slots, g)) {}
+      laws(make_laws_state(cfg, warp_slots, g)),
+      kaws(cfg.policy == "kaws" ? std::make_unique<KawsState>(cta_slots, &g) : nullptr),
+      shared_issues(cfg.warp_sharing
+                        ? std::make_unique<stats::CounterVector>(
+                              g, "shared_issues",
+                              "warp instructions each scheduler issued for another scheduler's warp (KAWS warp "
+                              "sharing, 003 §3)",
+                              scheduler_labels(cfg.count))
+                        : nullptr) {}
 
 IssueShared::~IssueShared() = default;
 
@@ -66,7 +74,8 @@ WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const Sm
       cfg_(cfg),
       table_(table),
       shared_(shared),
-      policy_(make_scheduler_policy(cfg.scheduler, "sm.scheduler", PolicyContext{&table, shared.elf.get(), shared.ccws.get(), shared.mascar.get(), shared.owl.get(), shared.laws.get()})),
+      policy_(make_scheduler_policy(cfg.scheduler, "sm.scheduler", PolicyContext{&table, shared.elf.get(), shared.ccws.get(), shared.mascar.get(), shared.owl.get(), shared.laws.get(),
+                                                        shared.kaws.get()})),
       wants_outcome_(policy_->wants_issue_outcome()),
       vetoes_(policy_->vetoes_instructions()),
       versioned_(policy_->has_state_version()),
@@ -194,6 +203,7 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
   }
   ++s.in_flight;
   ++s.issued;
+  if (shared_.kaws) shared_.kaws->issued(s.cta_slot);
   ++shared_.warp_instructions;
   shared_.thread_instructions.add(static_cast<uint64_t>(__builtin_popcount(r.exec_mask)));
   shared_.issued_per_scheduler.add(id_);
@@ -337,6 +347,7 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
       if (!evaluate(slot).ready) continue;
       issue_one(slot, cycle, false);
       ++shared_issues_;
+      if (shared_.shared_issues) shared_.shared_issues->add(id_);
       last_issued_ = 1;
       break;
     }

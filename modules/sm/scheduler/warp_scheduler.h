@@ -20,6 +20,7 @@
 #include "sm/pipeline_protocol.h"
 #include "sm/scheduler/ccws/ccws_state.h"
 #include "sm/scheduler/issue_tracer.h"
+#include "sm/scheduler/kaws/kaws_state.h"
 #include "sm/scheduler/laws/laws_state.h"
 #include "sm/scheduler/mascar/mascar_state.h"
 #include "sm/scheduler/policies/owl_policy.h"
@@ -37,7 +38,7 @@ struct IssueShared {
   // warp_slots: the SM's warp slots (CCWS, Mascar and OWL keep per-slot state); sm_id: the
   // SM's number (OWL's BLP pairing); l1d_line_size: Mascar's stranded-hit probes.
   IssueShared(stats::Group& sm_group, const SchedulerConfig& cfg, uint32_t warp_slots, uint32_t sm_id = 0,
-              uint32_t l1d_line_size = 128);
+              uint32_t l1d_line_size = 128, uint32_t cta_slots = 8);
   ~IssueShared();
   WarpInstructionPool pool{128};
   uint64_t next_seq = 0;
@@ -49,6 +50,9 @@ struct IssueShared {
   std::unique_ptr<MascarState> mascar;  // with sm.scheduler.policy = mascar only (mode, WST, owner, sm<i>.mascar)
   std::unique_ptr<OwlState> owl;    // with sm.scheduler.policy = owl only (CTA groups, sm<i>.owl)
   std::unique_ptr<LawsState> laws;  // with laws, laws_th, laws_nmd only (score, THU, sm<i>.laws)
+  std::unique_ptr<KawsState> kaws;  // with sm.scheduler.policy = kaws only (CTA progress, sm<i>.kaws)
+  // With sm.scheduler.warp_sharing only: instructions each scheduler issued for another's warp.
+  std::unique_ptr<stats::CounterVector> shared_issues;
 };
 
 class WarpScheduler : public sc_core::sc_module {

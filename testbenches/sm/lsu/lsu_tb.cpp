@@ -380,6 +380,73 @@ TEST_CASE("lsu atomics_bypass_l1d sends atomics past the L1D to the memory port,
   b.check_quiet();
 }
 
+// `wi` with the cache operator and flags of its instruction replaced (.cg, .nc, ...).
+WarpInstruction* with_modifiers(Bench& b, WarpInstruction* wi, isa::CacheOp cache, uint32_t flags = 0) {
+  isa::Instruction in = *wi->instr;
+  in.cache = cache;
+  in.flags |= flags;
+  wi->instr = &b.f.keep(in);
+  return wi;
+}
+
+TEST_CASE("lsu global_l1d_bypass all_but_nc sends global loads and stores past the L1D except ld.global.nc",
+          "[lsu]") {
+  LsuConfig cfg;
+  cfg.global_l1d_bypass = "all_but_nc";  // GPGPU-Sim -gpgpu_gmem_skip_L1D 1 (SM6_TITANX)
+  Bench b(cfg, false);
+  auto* load = b.mem(StateSpace::Global, isa::AccessKind::Load, 4, ~0u, [](uint32_t l) { return 0x8000 + 4 * l; }, 1);
+  auto* nc = with_modifiers(
+      b, b.mem(StateSpace::Global, isa::AccessKind::Load, 4, ~0u, [](uint32_t l) { return 0x9000 + 4 * l; }, 2),
+      isa::CacheOp::None, isa::kNc);
+  auto* ca = with_modifiers(
+      b, b.mem(StateSpace::Global, isa::AccessKind::Load, 4, ~0u, [](uint32_t l) { return 0xA000 + 4 * l; }, 3),
+      isa::CacheOp::Ca);
+  auto* store = b.mem(StateSpace::Global, isa::AccessKind::Store, 4, 0xFF, [](uint32_t l) { return 0xB000 + 4 * l; }, 4);
+  auto* local = b.mem(StateSpace::Local, isa::AccessKind::Load, 4, ~0u, [](uint32_t) { return 0; }, 5);
+  b.run_in_order({load, nc, ca, store, local});
+  REQUIRE(b.sink->retired.size() == 5);
+  // Past the L1D: the plain load, the .ca load (GPGPU-Sim bypasses every operator but .nc) and the store.
+  REQUIRE(b.fake_b->accepted.size() == 3);
+  CHECK(b.fake_b->accepted[0].address == 0x8000);
+  CHECK(b.fake_b->accepted[0].kind == AccessKind::Load);
+  CHECK(b.fake_b->accepted[1].address == 0xA000);
+  CHECK(b.fake_b->accepted[2].address == 0xB000);
+  CHECK(b.fake_b->accepted[2].kind == AccessKind::Store);
+  // Through the L1D: the .nc load and the local load.
+  REQUIRE(b.fake_d->accepted.size() == 2);
+  CHECK(b.fake_d->accepted[0].address == 0x9000);
+  CHECK(b.fake_d->accepted[1].space == MemSpace::Local);
+  // The bypassed load completes when its response (latency 4 at the bypass) is processed.
+  CHECK(b.sink->of(0).complete == b.fake_b->accepted[0].cycle + 4 + 1);
+  b.check_quiet();
+}
+
+// One run per process (a single sc_start): the two modes are two test cases.
+void check_cg_rule(const char* mode) {
+  LsuConfig cfg;
+  cfg.global_l1d_bypass = mode;
+  Bench b(cfg, false);
+  auto* cg = with_modifiers(
+      b, b.mem(StateSpace::Global, isa::AccessKind::Load, 4, ~0u, [](uint32_t l) { return 0x8000 + 4 * l; }, 1),
+      isa::CacheOp::Cg);
+  auto* plain = b.mem(StateSpace::Global, isa::AccessKind::Load, 4, ~0u, [](uint32_t l) { return 0x9000 + 4 * l; }, 2);
+  b.run_in_order({cg, plain});
+  REQUIRE(b.sink->retired.size() == 2);
+  const bool cg_bypasses = std::string(mode) == "cg";
+  REQUIRE(b.fake_b->accepted.size() == (cg_bypasses ? 1u : 0u));
+  REQUIRE(b.fake_d->accepted.size() == (cg_bypasses ? 1u : 2u));
+  if (cg_bypasses) CHECK(b.fake_b->accepted[0].address == 0x8000);
+  CHECK(b.fake_d->accepted.back().address == 0x9000);
+  b.check_quiet();
+}
+
+TEST_CASE("lsu global_l1d_bypass cg (the default) sends only .cg accesses past the L1D", "[lsu]") {
+  CHECK(LsuConfig{}.global_l1d_bypass == "cg");
+  check_cg_rule("cg");
+}
+
+TEST_CASE("lsu global_l1d_bypass none sends .cg accesses through the L1D too", "[lsu]") { check_cg_rule("none"); }
+
 TEST_CASE("lsu local memory is interleaved per thread and coalesces per warp", "[lsu]") {
   LsuConfig cfg;
   Bench b(cfg, false);

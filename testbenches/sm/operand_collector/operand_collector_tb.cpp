@@ -27,7 +27,7 @@ struct Bench {
   std::vector<std::unique_ptr<test_support::FakeUnit>> units;
   std::unique_ptr<test_support::StageDriver> drv;
 
-  explicit Bench(const OperandCollectorConfig& cfg) {
+  explicit Bench(const OperandCollectorConfig& cfg, const ExecConfig& exec = ExecConfig{}) : ecfg(exec) {
     oc = std::make_unique<OperandCollector>("oc", cfg, ecfg, dom, root);
     drv = std::make_unique<test_support::StageDriver>("drv", dom, 1);
     drv->outs[0].bind(oc->issue_in);
@@ -186,6 +186,71 @@ TEST_CASE("operand_collector availability per scheduler is visible to every sche
   CHECK(b.dispatched(0) == 11);
   CHECK(b.dispatched(1) == 11);
   CHECK(b.root.find("oc.dispatch_stall_cycles")->scalar(stats::View::Total) == 8);  // cycles 3..10
+}
+
+// Pascal's sub-core binding: 2 schedulers, 2 SP units, each scheduler's collectors feed only its own SP.
+void check_unit_binding(bool bound) {
+  OperandCollectorConfig cfg;
+  cfg.per_scheduler = true;
+  cfg.units_per_scheduler = bound;
+  cfg.schedulers = 2;
+  cfg.collectors_sp = cfg.collectors_sfu = cfg.collectors_mem = 1;
+  ExecConfig exec;
+  exec.sp_units = 2;
+  exec.sfu_units = 2;
+  Bench b(cfg, exec);
+  REQUIRE(b.units[0]->unit_type() == UnitType::Sp);
+  b.units[0]->accept = false;  // scheduler 0's SP is busy until cycle 10
+  WarpInstruction* a = b.f.make(b.add({0}), 0, UnitType::Sp, 0);
+  WarpInstruction* c = b.f.make(b.add({1}), 1, UnitType::Sp, 1);
+  b.drv->set_script([&](uint64_t cyc) {
+    if (cyc == 1) {
+      b.drv->outs[0].send(*a);
+      b.drv->outs[0].send(*c);
+    }
+    if (cyc == 10) b.units[0]->accept = true;
+    return cyc < 10;
+  });
+  sc_core::sc_start(100, sc_core::SC_NS);
+  if (bound) {
+    CHECK(b.dispatched(0) == 11);  // waits for its own unit (accepting again from cycle 10's script)
+    CHECK(b.units[0]->received.size() == 1);
+    CHECK(b.dispatched(1) == 3);  // scheduler 1's unit was free
+    CHECK(b.units[1]->received.size() == 1);
+    CHECK(b.root.find("oc.dispatch_stall_cycles")->scalar(stats::View::Total) == 8);  // cycles 3..10
+  } else {
+    CHECK(b.dispatched(0) == 3);  // both go to SP 1 at once (the fake unit takes any number)
+    CHECK(b.dispatched(1) == 3);
+    CHECK(b.units[1]->received.size() == 2);
+    CHECK(b.root.find("oc.dispatch_stall_cycles")->scalar(stats::View::Total) == 0);
+  }
+}
+
+TEST_CASE("operand_collector units_per_scheduler binds unit k to scheduler k (Pascal sub-cores)",
+          "[operand_collector]") {
+  check_unit_binding(true);
+}
+
+TEST_CASE("operand_collector without units_per_scheduler any unit of the type takes any collector",
+          "[operand_collector]") {
+  check_unit_binding(false);
+}
+
+TEST_CASE("operand_collector units_per_scheduler rejects unit counts that do not split over the schedulers",
+          "[operand_collector]") {
+  OperandCollectorConfig cfg;
+  cfg.per_scheduler = true;
+  cfg.units_per_scheduler = true;
+  cfg.schedulers = 2;
+  ExecConfig exec;
+  exec.sp_units = 3;
+  stats::Group root{"sm0"};
+  ClockDomain dom = ClockDomain::from_mhz("core", 700);
+  CHECK_THROWS_WITH(OperandCollector("oc", cfg, exec, dom, root), Catch::Contains("exec.sp_units"));
+  cfg.per_scheduler = false;
+  exec.sp_units = 2;
+  CHECK_THROWS_WITH(OperandCollector("oc2", cfg, exec, dom, root),
+                    Catch::Contains("operand_collector.units_per_scheduler"));
 }
 
 TEST_CASE("operand_collector refuses an instruction without a free collector", "[operand_collector]") {

@@ -189,3 +189,48 @@ TEST_CASE("scheduler warp sharing: a warp stalled on its own busy unit issues fr
   for (const auto& i : tb.issued) by_other = by_other || (i.warp == 0 && i.scheduler == 1);
   CHECK(by_other);
 }
+
+TEST_CASE("kaws warp sharing: another scheduler issues a warp exactly when its own collector is busy and the other's free",
+          "[sm][scheduler][kaws]") {
+  SmConfig cfg;  // 2 schedulers; the one warp (slot 0) belongs to scheduler 0
+  cfg.scheduler.warp_sharing = true;
+  cfg.operand_collector.per_scheduler = true;
+  // Each scheduler's SP takes one instruction per 10 cycles; the chain's ALU latency is 4.
+  FrontHarness tb("tb", cfg, latencies(), {10, 1, 1, 1, 1});
+  run_alu_chain(tb, 32, 6);
+  const auto chain = alu_chain_issues(tb.issued, 0);
+  REQUIRE(chain.size() == 8);
+  uint32_t shared = 0;
+  for (std::size_t i = 1; i < chain.size(); ++i) {
+    INFO(chain[i].text << " by scheduler " << chain[i].scheduler);
+    const uint64_t gap = chain[i].cycle - chain[i - 1].cycle;
+    if (chain[i].scheduler == 1) {
+      // Ready kAlu cycles after its producer, which scheduler 0 issued: its own SP is busy
+      // for 10, scheduler 1's is free, so scheduler 1 takes it at once.
+      CHECK(chain[i - 1].scheduler == 0);
+      CHECK(gap == kAlu);
+      ++shared;
+    } else {
+      // Scheduler 0 issues it when its own SP frees, 10 cycles after its last SP issue,
+      // unless it was ready before (then it had no reason to share).
+      if (chain[i - 1].scheduler == 1) {
+        REQUIRE(i >= 2);
+        CHECK(chain[i - 2].scheduler == 0);
+        CHECK(chain[i].cycle - chain[i - 2].cycle == 10);
+      } else {
+        CHECK(gap == 10);
+      }
+    }
+  }
+  CHECK(shared >= 3);
+  const auto* per_scheduler = tb.root.find("sm0.shared_issues");
+  REQUIRE(per_scheduler != nullptr);
+  CHECK(per_scheduler->scalar(stats::View::Total) == tb.core.scheduler(1).shared_issues());
+  CHECK(tb.core.scheduler(0).shared_issues() == 0);
+}
+
+TEST_CASE("kaws warp sharing needs per-scheduler collectors", "[sm][scheduler][kaws]") {
+  SmConfig cfg;
+  cfg.scheduler.warp_sharing = true;
+  CHECK_THROWS_WITH(FrontHarness("tb", cfg, latencies(), ones()), Catch::Contains("sm.scheduler.warp_sharing"));
+}

@@ -35,6 +35,11 @@ class InstructionFactory {
     instrs_.push_back(in);
     return instrs_.back();
   }
+  // A copy of `in` kept by the factory (an instruction with flags or modifiers set).
+  const isa::Instruction& keep(const isa::Instruction& in) {
+    instrs_.push_back(in);
+    return instrs_.back();
+  }
   // A warp instruction for `in` (seq in creation order), registers filled.
   WarpInstruction* make(const isa::Instruction& in, uint32_t warp, UnitType unit, uint32_t scheduler = 0) {
     WarpInstruction* wi = pool.acquire();

@@ -7,6 +7,7 @@
 #include "sm/scheduler/policies/base_policies.h"
 #include "sm/scheduler/policies/ccws_policy.h"
 #include "sm/scheduler/policies/elf_policy.h"
+#include "sm/scheduler/policies/kaws_policy.h"
 #include "sm/scheduler/policies/mascar_policy.h"
 #include "sm/scheduler/policies/owl_policy.h"
 #include "sm/scheduler/policies/laws_policy.h"
@@ -62,7 +63,7 @@ class ComparingPolicy final : public SchedulerPolicyIF {
 const std::vector<std::string>& scheduler_policy_names() {
   static const std::vector<std::string> names = {"lrr",  "gto",       "oldest", "gtrr", "gtlr",
                                                  "sfp",  "two_level", "swl",    "elf",
-                                                 "ccws", "mascar", "owl",   "laws", "laws_th", "laws_nmd"};
+                                                 "ccws", "mascar", "owl",   "laws", "laws_th", "laws_nmd", "kaws"};
   return names;
 }
 
@@ -100,6 +101,7 @@ std::unique_ptr<SchedulerPolicyIF> make_scheduler_policy(const SchedulerConfig& 
   if (cfg.policy == "owl") return make_owl_policy(cfg, key_prefix, context);
   if (cfg.policy == "laws" || cfg.policy == "laws_th" || cfg.policy == "laws_nmd")
     return make_laws_policy(cfg, key_prefix, context);
+  if (cfg.policy == "kaws") return make_kaws_policy(cfg, context);
   if (cfg.policy == "two_level")
     return policies::make_two_level(cfg.fetch_group_size, make_base_policy(cfg.inner_policy, p + "inner_policy"),
                                     cfg.outer_policy == "gto");
