@@ -16,7 +16,7 @@
 #include "cli.h"
 #include "micro/micro_bench.h"
 #include "options.h"
-#include "platforms/fermi/fermi_platform.h"
+#include "platforms/gpu_platform.h"
 
 namespace {
 
@@ -71,7 +71,7 @@ int cmd_micro(int argc, char** argv) {
   if (names.empty()) names = gputlm::micro::bench_names();
 
   if (names.size() == 1) {
-    const auto cfg = gputlm::platforms::fermi::read_gpu_config(gputlm::cli::load_config(opts));
+    const auto cfg = gputlm::platforms::read_gpu_config(gputlm::cli::load_config(opts));
     const fs::path spec = fs::path(dir) / names[0] / "spec.json";
     if (!fs::is_regular_file(spec))
       throw std::runtime_error("no generated microbenchmark '" + spec.string() + "' (build target workloads_micro)");

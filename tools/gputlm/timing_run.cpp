@@ -17,7 +17,7 @@
 #include "gpu/run_summary.h"
 #include "gpu/timing_backend.h"
 #include "isa/ir.h"
-#include "platforms/fermi/fermi_platform.h"
+#include "platforms/gpu_platform.h"
 #include "runtime/launch_spec.h"
 #include "runtime/runtime.h"
 #include "runtime/spec_runner.h"
@@ -167,7 +167,7 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
   for (const std::string& o : opts.overrides) source.apply_override(o);
   if (!opts.sample_every.empty())
     source.apply_override("sample_period=" + std::to_string(parse_count("--sample-every", opts.sample_every)));
-  const gpu::GpuConfig cfg = platforms::fermi::read_gpu_config(source);
+  const gpu::GpuConfig cfg = platforms::read_gpu_config(source);
   const runtime::LaunchSpec spec = runtime::parse_launch_spec(opts.spec_path);
   Observation observe(opts);
 

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "core/config/config_source.h"
-#include "platforms/fermi/fermi_platform.h"
+#include "platforms/gpu_platform.h"
 
 namespace gputlm::study {
 
@@ -118,7 +118,7 @@ Plan make_plan(const StudySpec& study, const PlanOptions& opts) {
     try {
       config::ConfigSource src = config::ConfigSource::from_file(v.config);
       for (const std::string& o : v.overrides) src.apply_override(o);
-      (void)platforms::fermi::read_gpu_config(src);
+      (void)platforms::read_gpu_config(src);
       config_hash[v.name] = hash_hex(src.root().dump());
     } catch (const std::exception& e) {
       throw StudyError(study.file + ": variant '" + v.name + "': " + e.what());
