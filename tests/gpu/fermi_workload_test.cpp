@@ -84,6 +84,22 @@ TEST_CASE("fermi_workload_vecadd on a single SM reuses the warp slots of finishe
   run_on_fermi("vecadd", {"sms=1"});
 }
 
+namespace {
+// vecadd's small input run to completion on `cfg`; `timing` holds its statistics.
+struct VecaddRun {
+  explicit VecaddRun(const gputlm::gpu::GpuConfig& cfg)
+      : backend_(new gputlm::gpu::TimingBackend(cfg)),
+        timing(*backend_),
+        rt(std::unique_ptr<gputlm::gpu::TimingBackend>(backend_)) {
+    gputlm::runtime::run_launch_spec(
+        gputlm::runtime::parse_launch_spec(std::string(GPUTLM_WORKLOADS_BUILD_DIR) + "/vecadd/small/spec.json"), rt);
+  }
+  gputlm::gpu::TimingBackend* backend_;  // owned by rt
+  gputlm::gpu::TimingBackend& timing;
+  gputlm::runtime::Runtime rt;
+};
+}  // namespace
+
 // Cold start (issue 10 item 4): with GPGPU-Sim's -gpgpu_perfect_inst_const_cache 0, the first
 // instruction fetches miss the L1I and the kernel-parameter loads (ld.param) miss the
 // constant cache, and both go to the L2 over the interconnect like data misses: every L2
@@ -91,12 +107,8 @@ TEST_CASE("fermi_workload_vecadd on a single SM reuses the warp slots of finishe
 TEST_CASE("fermi_workload_vecadd cold start: L1I and kernel-parameter misses are served by the L2", "[gpu]") {
   using namespace gputlm;
   const gpu::GpuConfig cfg = platforms::read_gpu_config(config::ConfigSource::from_file("configs/fermi_gtx480.json"));
-  const runtime::LaunchSpec spec =
-      runtime::parse_launch_spec(std::string(GPUTLM_WORKLOADS_BUILD_DIR) + "/vecadd/small/spec.json");
-  auto backend = std::make_unique<gpu::TimingBackend>(cfg);
-  gpu::TimingBackend& timing = *backend;
-  runtime::Runtime rt(std::move(backend));
-  runtime::run_launch_spec(spec, rt);
+  VecaddRun run(cfg);
+  gpu::TimingBackend& timing = run.timing;
   stats::Group& st = timing.gpu().stats();
   auto total = [&](const std::string& path) {
     const stats::Stat* s = st.find(path);
@@ -135,12 +147,8 @@ TEST_CASE("fermi_workload_vecadd cold start: L1I and kernel-parameter misses are
 TEST_CASE("fermi_workload_vecadd summary DRAM bandwidth counts the atoms the DRAM moved", "[gpu]") {
   using namespace gputlm;
   const gpu::GpuConfig cfg = platforms::read_gpu_config(config::ConfigSource::from_file("configs/fermi_gtx480.json"));
-  const runtime::LaunchSpec spec =
-      runtime::parse_launch_spec(std::string(GPUTLM_WORKLOADS_BUILD_DIR) + "/vecadd/small/spec.json");
-  auto backend = std::make_unique<gpu::TimingBackend>(cfg);
-  gpu::TimingBackend& timing = *backend;
-  runtime::Runtime rt(std::move(backend));
-  runtime::run_launch_spec(spec, rt);
+  VecaddRun run(cfg);
+  gpu::TimingBackend& timing = run.timing;
   REQUIRE(timing.kernel_runs().size() == 1);
   const uint64_t cycles = timing.kernel_runs()[0].cycles;
   const gpu::RunSummary s = gpu::summarize(timing.gpu().stats().to_json(stats::View::Total), cfg, cycles);

@@ -77,6 +77,15 @@ struct FetchBench : sc_core::sc_module {
     for (uint64_t i = 0; i < limit && !done(); ++i) sc_core::sc_start(clock.period());
     REQUIRE(done());
   }
+  // Wakes fetch and runs until the four warps' I-buffers are full.
+  void fill_all_ibuffers() {
+    process->wake();
+    run_until([&] {
+      for (uint32_t w = 0; w < 4; ++w)
+        if (table[w].ibuf_count != 2) return false;
+      return true;
+    });
+  }
   // The issue stage's part: execute and pop the head of warp w.
   void issue(uint32_t w) {
     REQUIRE_FALSE(table.ibuf_empty(w));
@@ -128,12 +137,7 @@ TEST_CASE("fetch: a miss and a hit reach the I-buffer after the golden latencies
 TEST_CASE("fetch: round robin serves one warp per cycle in slot order", "[sm][fetch]") {
   SmConfig cfg;
   FetchBench tb("tb", cfg);
-  tb.process->wake();
-  tb.run_until([&] {
-    for (uint32_t w = 0; w < 4; ++w)
-      if (tb.table[w].ibuf_count != 2) return false;
-    return true;
-  });
+  tb.fill_all_ibuffers();
   // Warp 0 missed; warps 1..3 merged into the same MSHR entry one cycle apart.
   const uint64_t f0 = tb.table.ibuf_head(0).fetch_cycle;
   for (uint32_t w = 1; w < 4; ++w) CHECK(tb.table.ibuf_head(w).fetch_cycle == f0 + w);
@@ -147,12 +151,7 @@ TEST_CASE("fetch: scheduler_priority follows the interleaved scheduler orders", 
   FixedOrders orders;
   orders.lists = {{2, 0}, {3, 1}};  // fetch order: 2, 3, 0, 1
   tb.fetch.set_scheduler_orders(orders);
-  tb.process->wake();
-  tb.run_until([&] {
-    for (uint32_t w = 0; w < 4; ++w)
-      if (tb.table[w].ibuf_count != 2) return false;
-    return true;
-  });
+  tb.fill_all_ibuffers();
   const uint64_t f = tb.table.ibuf_head(2).fetch_cycle;
   CHECK(tb.table.ibuf_head(3).fetch_cycle == f + 1);
   CHECK(tb.table.ibuf_head(0).fetch_cycle == f + 2);
@@ -164,12 +163,7 @@ TEST_CASE("fetch: per_cycle 2 serves two warps per cycle through a two-port L1I"
   cfg.fetch.per_cycle = 2;  // GPGPU-Sim -gpgpu_inst_fetch_throughput
   cfg.l1i.port_width = 2;
   FetchBench tb("tb", cfg);
-  tb.process->wake();
-  tb.run_until([&] {
-    for (uint32_t w = 0; w < 4; ++w)
-      if (tb.table[w].ibuf_count != 2) return false;
-    return true;
-  });
+  tb.fill_all_ibuffers();
   const uint64_t f0 = tb.table.ibuf_head(0).fetch_cycle;
   CHECK(tb.table.ibuf_head(1).fetch_cycle == f0);
   CHECK(tb.table.ibuf_head(2).fetch_cycle == f0 + 1);
@@ -185,12 +179,7 @@ TEST_CASE("fetch: per_cycle above the L1I's port width sends several reads; the 
   SmConfig cfg;
   cfg.fetch.per_cycle = 4;  // the L1I keeps its default single port (reject mode)
   FetchBench tb("tb", cfg);
-  tb.process->wake();
-  tb.run_until([&] {
-    for (uint32_t w = 0; w < 4; ++w)
-      if (tb.table[w].ibuf_count != 2) return false;
-    return true;
-  });
+  tb.fill_all_ibuffers();
   // Two reads leave in the first cycle; what the L1I cannot take it refuses, and fetch
   // retries. However many wait, its one port answers one read per cycle.
   CHECK(tb.table.ibuf_head(1).fetch_cycle == tb.table.ibuf_head(0).fetch_cycle);

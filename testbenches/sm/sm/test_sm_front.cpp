@@ -234,3 +234,40 @@ TEST_CASE("kaws warp sharing needs per-scheduler collectors", "[sm][scheduler][k
   cfg.scheduler.warp_sharing = true;
   CHECK_THROWS_WITH(FrontHarness("tb", cfg, latencies(), ones()), Catch::Contains("sm.scheduler.warp_sharing"));
 }
+
+TEST_CASE("kaws warp sharing on a 4-scheduler SM keeps a dependent chain at its ALU latency, lowest free scheduler first",
+          "[sm][scheduler][kaws]") {
+  SmConfig cfg;
+  cfg.scheduler.count = 4;
+  cfg.operand_collector.schedulers = 4;
+  cfg.operand_collector.per_scheduler = true;
+  cfg.scheduler.warp_sharing = true;
+  // Each scheduler's SP takes one instruction per 10 cycles; the chain's ALU latency is 4.
+  // Owner scheduler 0 issues, its SP is then busy for 10: the next link, ready 4 cycles later,
+  // goes to the lowest-numbered scheduler whose SP is free, and so on: every link issues
+  // exactly one ALU latency after its producer (without sharing: one per 10 cycles).
+  FrontHarness tb("tb", cfg, latencies(), {10, 1, 1, 1, 1});
+  run_alu_chain(tb, 32, 6);
+  const auto chain = alu_chain_issues(tb.issued, 0);
+  REQUIRE(chain.size() == 8);
+  // Golden model of the receiver rule: each link goes to the lowest-numbered scheduler whose
+  // SP took no instruction of the warp in the last 10 cycles (SP work: all but ld/st/ret).
+  std::vector<IssueRecord> sp;
+  for (const auto& r : tb.issued)
+    if (r.warp == 0 && r.text.rfind("ld.", 0) != 0 && r.text.rfind("st.", 0) != 0 && r.text.rfind("ret", 0) != 0)
+      sp.push_back(r);
+  auto sp_free = [&](uint32_t sched, uint64_t cycle) {
+    for (const auto& r : sp)
+      if (r.scheduler == sched && r.cycle < cycle && cycle < r.cycle + 10) return false;
+    return true;
+  };
+  for (std::size_t i = 1; i < chain.size(); ++i) {
+    INFO(chain[i].text << " by scheduler " << chain[i].scheduler << " in cycle " << chain[i].cycle);
+    CHECK(chain[i].cycle - chain[i - 1].cycle == kAlu);
+    uint32_t expected = 0;
+    while (expected < 4 && !sp_free(expected, chain[i].cycle)) ++expected;
+    CHECK(chain[i].scheduler == expected);
+  }
+  CHECK(tb.core.scheduler(1).shared_issues() + tb.core.scheduler(2).shared_issues() +
+            tb.core.scheduler(3).shared_issues() >= 5);
+}
