@@ -1,6 +1,7 @@
 #include "sm/sm_config.h"
 
 #include "core/config/config_source.h"
+#include "sm/operand_collector/operand_collector.h"
 
 namespace gputlm::sm {
 
@@ -41,17 +42,7 @@ void SmConfig::validate(const std::string& key_prefix) const {
   auto fail = [&](const std::string& key, const std::string& what) {
     throw config::ConfigError("key '" + p + key + "': " + what);
   };
-  if (operand_collector.units_per_scheduler) {
-    if (!operand_collector.per_scheduler)
-      fail("operand_collector.units_per_scheduler", "needs operand_collector.per_scheduler = true");
-    const std::pair<const char*, uint32_t> units[] = {
-        {"sp_units", exec.sp_units}, {"sfu_units", exec.sfu_units}, {"dp_units", exec.dp_units}, {"int_units", exec.int_units}};
-    for (const auto& [key, n] : units)
-      if (n % operand_collector.schedulers != 0)
-        fail(std::string("exec.") + key, std::to_string(n) + " units cannot be split evenly over " +
-                                             std::to_string(operand_collector.schedulers) +
-                                             " schedulers (operand_collector.units_per_scheduler = true)");
-  }
+  validate_unit_binding(operand_collector, exec, p);
   if (max_threads > max_warps * warp_size)
     fail("max_threads", std::to_string(max_threads) + " threads need more than max_warps (" +
                             std::to_string(max_warps) + ") warps of " + std::to_string(warp_size));

@@ -33,6 +33,20 @@ std::vector<UnitType> dispatch_ports(const ExecConfig& exec) {
   return p;
 }
 
+void validate_unit_binding(const OperandCollectorConfig& cfg, const ExecConfig& exec, const std::string& key_prefix) {
+  if (!cfg.units_per_scheduler) return;
+  if (!cfg.per_scheduler)
+    throw config::ConfigError("key '" + key_prefix + "operand_collector.units_per_scheduler': needs "
+                              "operand_collector.per_scheduler = true");
+  const std::pair<const char*, uint32_t> counts[] = {
+      {"sp_units", exec.sp_units}, {"sfu_units", exec.sfu_units}, {"dp_units", exec.dp_units}, {"int_units", exec.int_units}};
+  for (const auto& [key, n] : counts)
+    if (n % cfg.schedulers != 0)
+      throw config::ConfigError("key '" + key_prefix + "exec." + key + "': " + std::to_string(n) +
+                                " units cannot be split evenly over " + std::to_string(cfg.schedulers) +
+                                " schedulers (operand_collector.units_per_scheduler = true)");
+}
+
 namespace {
 const std::vector<std::string> kUnitLabels{"sp", "sfu", "dp", "int", "mem"};
 // busy_cycles' labels: per unit type, or per (scheduler, unit type) with per_scheduler.
@@ -72,17 +86,7 @@ OperandCollector::OperandCollector(sc_core::sc_module_name name, const OperandCo
                    busy_labels(cfg)) {
   cfg_.validate("operand_collector");
   exec.validate("exec");
-  if (cfg_.units_per_scheduler) {
-    if (!cfg_.per_scheduler)
-      throw config::ConfigError("key 'operand_collector.units_per_scheduler': needs per_scheduler = true");
-    const std::pair<const char*, uint32_t> counts[] = {
-        {"sp_units", exec.sp_units}, {"sfu_units", exec.sfu_units}, {"dp_units", exec.dp_units}, {"int_units", exec.int_units}};
-    for (const auto& [key, n] : counts)
-      if (n % cfg_.schedulers != 0)
-        throw config::ConfigError("key 'exec." + std::string(key) + "': " + std::to_string(n) +
-                                  " units cannot be split evenly over " + std::to_string(cfg_.schedulers) +
-                                  " schedulers (operand_collector.units_per_scheduler = true)");
-  }
+  validate_unit_binding(cfg_, exec, "");
   // The scheduler each dispatch port serves (kAnyScheduler: all).
   std::array<uint32_t, 5> rank{};
   for (UnitType u : ports_) {

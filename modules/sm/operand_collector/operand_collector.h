@@ -37,6 +37,9 @@ namespace gputlm::sm {
 
 // The unit type of each dispatch port, in port order (see above).
 std::vector<UnitType> dispatch_ports(const ExecConfig& exec);
+// units_per_scheduler's conditions: per_scheduler, and SP/SFU/DP/INT unit counts that split
+// evenly over the schedulers. Throws config::ConfigError naming key_prefix + the key.
+void validate_unit_binding(const OperandCollectorConfig& cfg, const ExecConfig& exec, const std::string& key_prefix);
 
 class OperandCollector : public sc_core::sc_module, public PipelineStage, public IssueStatusIF {
  public:
