@@ -138,6 +138,7 @@ struct LawsSchedulerConfig {
   uint32_t stable_periods = 8;
   std::string stable_rule = "neither";
   std::string release = "on_full_event";
+  int32_t initial_score = 0;
 
   template <class V>
   void visit(V& v) {
@@ -173,6 +174,11 @@ struct LawsSchedulerConfig {
             "the MSHRs never fill again) or hold_expiry (also lifted once the hold has expired and hold_cycles "
             "passed without an MSHR-full event)",
             config::one_of({"on_full_event", "hold_expiry"}));
+    v.param("initial_score", initial_score,
+            "the locality score (and so the mode) an SM starts a kernel with: 0 (the thesis, 001 §2.5: the "
+            "score is 0 at kernel launch, so GTO until the first inter-warp hit); a negative value starts in "
+            "GTLR (an experiment knob: how much the GTO prologue costs)",
+            config::in_range(-32768, 32767));
   }
 };
 

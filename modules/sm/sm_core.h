@@ -94,6 +94,10 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
   // enabled, tick_issue does no work for them.
   void enable_issue_stalls() { issue_stalls_on_ = true; }
   SmIssueStalls issue_stalls(uint64_t cycle) const;
+  // KAWS' warp-sharing unit (sm.scheduler.warp_sharing): appends to `slots` the warps of
+  // other schedulers that scheduler x may issue now, oldest first (schedulers call it
+  // through their sharing source; tests read it).
+  void sharing_candidates(uint32_t x, std::vector<uint32_t>& slots);
 
  private:
   struct CtaSlot {
@@ -108,7 +112,6 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
   void receive_writeback(WarpInstruction& wi);
   void retire_finished_warps(uint64_t cycle);
   std::string describe_warp(uint32_t w) const;
-  void sharing_candidates(uint32_t scheduler, std::vector<uint32_t>& slots);  // KAWS warp sharing
 
   SmConfig cfg_;
   uint32_t sm_id_;

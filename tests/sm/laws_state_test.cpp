@@ -339,6 +339,30 @@ TEST_CASE("laws: a new kernel on an idle SM restarts the score and the throttlin
   CHECK(b.s.warp_limit() == 2);
 }
 
+TEST_CASE("laws initial_score: a kernel starts in the mode of its sign and restarts there", "[sm][laws]") {
+  LawsSchedulerConfig c;
+  c.initial_score = -1;
+  Bench b(T::None, c);
+  CHECK(b.s.score() == -1);
+  CHECK(b.s.mode(0) == LawsState::Mode::Gtlr);
+  b.s.cta_launched(1, true);
+  CHECK(b.s.mode(0) == LawsState::Mode::Gtlr);
+  b.access(1, LocalityClass::Miss, 5);  // -1 + 1 = 0: GTO
+  CHECK(b.s.score() == 0);
+  CHECK(b.s.mode(0) == LawsState::Mode::Gto);
+  const uint64_t v = b.s.version();
+  b.s.cta_launched(2, true);  // a new kernel: back to -1 and GTLR
+  CHECK(b.s.score() == -1);
+  CHECK(b.s.miss_cnt() == 0);
+  CHECK(b.s.mode(0) == LawsState::Mode::Gtlr);
+  CHECK(b.s.version() != v);
+  c.initial_score = 5;
+  Bench g(T::None, c);
+  g.access(1, LocalityClass::Inter, 1);  // 5 - (0 + 1) = 4: still GTO
+  CHECK(g.s.score() == 4);
+  CHECK(g.s.mode(0) == LawsState::Mode::Gto);
+}
+
 TEST_CASE("laws policy: GTO order in GTO mode, GTLR order in GTLR mode, only allowed warps", "[sm][laws]") {
   Bench b(T::Full);
   b.place(4);  // ages: slot 3 oldest ... slot 0 youngest
@@ -389,6 +413,9 @@ TEST_CASE("laws: bad parameters are config errors naming the key", "[sm][laws]")
   c = {};
   c.stable_rule = "both";
   CHECK_THROWS_WITH(make(c), Catch::Contains("key 'sm.scheduler.laws.stable_rule'"));
+  c = {};
+  c.initial_score = 40000;
+  CHECK_THROWS_WITH(make(c), Catch::Contains("key 'sm.scheduler.laws.initial_score'"));
   c = {};
   c.release = "never";
   CHECK_THROWS_WITH(make(c), Catch::Contains("key 'sm.scheduler.laws.release'"));

@@ -4,6 +4,7 @@
 // a dependent instruction issues exactly `latency` cycles after its producer.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -227,6 +228,59 @@ TEST_CASE("kaws warp sharing: another scheduler issues a warp exactly when its o
   REQUIRE(per_scheduler != nullptr);
   CHECK(per_scheduler->scalar(stats::View::Total) == tb.core.scheduler(1).shared_issues());
   CHECK(tb.core.scheduler(0).shared_issues() == 0);
+}
+
+TEST_CASE("kaws warp sharing: the candidates are other schedulers' warps oldest first and the first ready one issues",
+          "[sm][scheduler][kaws]") {
+  SmConfig cfg;  // 2 schedulers: scheduler 0 owns slots 0 and 2, scheduler 1 slots 1 and 3
+  cfg.scheduler.policy = "oldest";
+  cfg.scheduler.warp_sharing = true;
+  cfg.operand_collector.per_scheduler = true;
+  FrontHarness tb("tb", cfg, latencies(), {10, 1, 1, 1, 1});
+  // Record every list the sharing unit hands a scheduler, in the cycle it is asked.
+  struct Asked {
+    uint64_t cycle;
+    uint32_t scheduler;
+    std::vector<uint32_t> slots;
+    std::vector<uint64_t> ages;  // the slots' warp ages when asked
+  };
+  std::vector<Asked> asked;
+  for (uint32_t s = 0; s < 2; ++s)
+    tb.core.scheduler(s).set_sharing_source([&tb, &asked](uint32_t x, std::vector<uint32_t>& slots) {
+      tb.core.sharing_candidates(x, slots);
+      std::vector<uint64_t> ages;
+      for (uint32_t w : slots) ages.push_back(tb.core.warps()[w].age);
+      asked.push_back({tb.clock.now(), x, slots, ages});
+    });
+  run_alu_chain(tb, 128, 6);  // 4 warps, each a dependent chain
+  std::map<std::pair<uint64_t, uint32_t>, const Asked*> by_cycle;
+  uint32_t several = 0;
+  for (const auto& a : asked) {
+    by_cycle[{a.cycle, a.scheduler}] = &a;
+    several += a.slots.size() >= 2;
+  }
+  CHECK(several > 0);  // the order among several candidates was exercised
+  uint32_t shared = 0, first_taken = 0;
+  for (const auto& i : tb.issued) {
+    if (i.warp % 2 == i.scheduler) continue;
+    ++shared;
+    const auto it = by_cycle.find({i.cycle, i.scheduler});
+    REQUIRE(it != by_cycle.end());  // a shared issue follows a question in the same cycle
+    const auto& list = it->second->slots;
+    INFO("cycle " << i.cycle << " scheduler " << i.scheduler << " issued warp " << i.warp);
+    REQUIRE(std::find(list.begin(), list.end(), i.warp) != list.end());
+    first_taken += list.front() == i.warp;
+  }
+  CHECK(shared > 0);
+  CHECK(first_taken > 0);
+  // Every list: other schedulers' warps only, strictly oldest first.
+  for (const auto& a : asked) {
+    INFO("cycle " << a.cycle << " scheduler " << a.scheduler);
+    for (std::size_t k = 0; k < a.slots.size(); ++k) {
+      CHECK(a.slots[k] % 2 != a.scheduler);
+      if (k > 0) CHECK(a.ages[k - 1] < a.ages[k]);
+    }
+  }
 }
 
 TEST_CASE("kaws warp sharing needs per-scheduler collectors", "[sm][scheduler][kaws]") {

@@ -65,6 +65,8 @@ LawsState::LawsState(const LawsSchedulerConfig& cfg, Throttling throttling, uint
     throw config::ConfigError("key '" + p + key + "': " + what);
   };
   if (cfg.miss_cnt_max == 0 || cfg.miss_cnt_max > 32767) fail("miss_cnt_max", "must be in [1, 32767]");
+  if (cfg.initial_score < kScoreMin || cfg.initial_score > kScoreMax)
+    fail("initial_score", "must be in [-32768, 32767], the 16-bit score (got " + std::to_string(cfg.initial_score) + ")");
   if (cfg.scope != "sm" && cfg.scope != "scheduler") fail("scope", "unknown scope \"" + cfg.scope + "\" (sm or scheduler)");
   if (cfg.min_limit == 0) fail("min_limit", "must be at least 1 (got 0)");
   if (cfg.divergence_loads == 0) fail("divergence_loads", "must be at least 1 (got 0)");
@@ -80,9 +82,9 @@ LawsState::LawsState(const LawsSchedulerConfig& cfg, Throttling throttling, uint
                               std::to_string(warp_slots) + ")");
   if (schedulers == 0) throw config::ConfigError("key 'sm.scheduler.count': must be at least 1");
   const std::size_t scopes = scope_sm_ ? 1 : schedulers;
-  scores_.assign(scopes, 0);
+  scores_.assign(scopes, cfg.initial_score);
   miss_cnts_.assign(scopes, 0);
-  modes_.assign(scopes, Mode::Gto);
+  modes_.assign(scopes, initial_mode());
   if (sm_group) stats_ = std::make_unique<LawsStats>(*sm_group, throttling != Throttling::None);
 }
 
@@ -288,9 +290,9 @@ void LawsState::cta_launched(uint32_t kernel_id, bool sm_was_idle) {
   last_kernel_ = kernel_id;
   if (!restart) return;
   // "0 at kernel launch": the score, Miss_CNT and the throttling unit start afresh.
-  std::fill(scores_.begin(), scores_.end(), 0);
+  std::fill(scores_.begin(), scores_.end(), cfg_.initial_score);
   std::fill(miss_cnts_.begin(), miss_cnts_.end(), 0);
-  std::fill(modes_.begin(), modes_.end(), Mode::Gto);
+  std::fill(modes_.begin(), modes_.end(), initial_mode());
   il_vec_ = 0;
   seen_ = false;
   min_cnt_ = max_cnt_ = 0;

@@ -9,7 +9,7 @@
 //  * intra-warp L1 or MSHR hit:    score += 1
 //  * inter-warp L1 or MSHR hit:    score -= Miss_CNT + 1, Miss_CNT = 0
 //  The 16-bit score saturates; GTLR while it is negative, GTO otherwise. Both restart at 0
-//  when a kernel's first CTA arrives at an idle SM ("0 at kernel launch").
+//  (laws.initial_score) when a kernel's first CTA arrives at an idle SM ("0 at kernel launch").
 //
 // THU (laws_th, laws_nmd): IL_vec[w] is set by an intra-warp L1 hit of warp w and cleared
 // by its primary miss or its exit; Hit_CNT = popcount. An L1D access after which every
@@ -106,6 +106,7 @@ class LawsState {
  private:
   uint32_t scope_of(int32_t warp) const { return scope_sm_ || warp < 0 ? 0 : static_cast<uint32_t>(warp) % schedulers_; }
   void update_score(uint32_t scope, mem::LocalityClass c);
+  Mode initial_mode() const { return cfg_.initial_score < 0 ? Mode::Gtlr : Mode::Gto; }
   void decide(uint64_t cycle, const std::function<uint64_t()>& owners);
   // new_period: a decision (ends the running throttle period, starts another if limit > 0).
   void set_limit(uint32_t limit, uint64_t cycle, bool new_period);
