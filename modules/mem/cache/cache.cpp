@@ -277,8 +277,8 @@ tlm::tlm_sync_enum Cache::upstream_fw(tlm::tlm_generic_payload& gp, tlm::tlm_pha
   const Result r = access(gp, cycle);
   wake_self();
   MemExtension& ext = mem_ext(gp);
-  if (r.outcome == AccessOutcome::ReservationFail || r.outcome == AccessOutcome::Nack) {
-    ext.status = r.outcome == AccessOutcome::Nack ? MemStatus::Nack : MemStatus::ReservationFail;
+  if (r.refused()) {
+    ext.status = r.refusal_status();
     ext.fail_cause = r.cause;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return tlm::TLM_COMPLETED;
@@ -298,9 +298,9 @@ RetryResult Cache::retry(tlm::tlm_generic_payload& gp, const AccessKey& key) {
   use_port(cycle);
   const Result r = access(key, gp, cycle);
   wake_self();
-  if (r.outcome == AccessOutcome::ReservationFail || r.outcome == AccessOutcome::Nack) {
+  if (r.refused()) {
     res.outcome = RetryResult::Outcome::Refused;
-    res.status = r.outcome == AccessOutcome::Nack ? MemStatus::Nack : MemStatus::ReservationFail;
+    res.status = r.refusal_status();
     res.cause = r.cause;
     return res;
   }
@@ -323,9 +323,9 @@ void Cache::evaluate_deferred(uint64_t cycle) {
   deferred_ = nullptr;
   use_port(cycle);
   const Result r = access(gp, cycle);
-  if (r.outcome == AccessOutcome::ReservationFail || r.outcome == AccessOutcome::Nack) {
+  if (r.refused()) {
     MemExtension& ext = mem_ext(gp);
-    ext.status = r.outcome == AccessOutcome::Nack ? MemStatus::Nack : MemStatus::ReservationFail;
+    ext.status = r.refusal_status();
     ext.fail_cause = r.cause;
     respond(gp, cycle);  // keeps the reference taken when it was deferred
     return;
@@ -339,7 +339,7 @@ void Cache::evaluate_input(uint64_t cycle) {
   for (uint32_t n = 0; n < cfg_.port_width && input_queue_.ready(cycle) && !response_queue_full(); ++n) {
     tlm::tlm_generic_payload& gp = *input_queue_.front();
     const Result r = access(gp, cycle);
-    if (r.outcome == AccessOutcome::ReservationFail || r.outcome == AccessOutcome::Nack) break;  // retried
+    if (r.refused()) break;  // retried
     input_queue_.pop();
     drop(gp);  // access() took its own reference
     if (input_waiting_) {
