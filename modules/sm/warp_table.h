@@ -104,8 +104,8 @@ class WarpTable {
   // Version of the state the issue and fetch stages decide from: I-buffers, residency,
   // warp status, pending fetches and (bumped by the SM core) the scoreboard. The table's
   // own mutators bump it; code that changes a slot through operator[] calls touch(w), or
-  // touch_all() when a change reaches warps of several schedulers (a barrier release, a
-  // new CTA). A stage that found nothing to do at version v finds nothing again while it
+  // touch_cta(c) when a change reaches the warps of CTA c on several schedulers (a barrier
+  // release), touch_all() when it reaches every warp (a new CTA). A stage that found nothing to do at version v finds nothing again while it
   // stays v, so it may repeat its last result instead of re-deciding (the completion scan
   // uses version(), each WarpScheduler group_version(g), which changes only with warps w
   // where w mod groups == g; the fetch stage re-derives just the warps touched).
@@ -117,6 +117,11 @@ class WarpTable {
     ++group_versions_[w % group_versions_.size()];
     ++warp_touches_[w];
     changed_warps_ |= uint64_t{1} << w;
+  }
+  // A barrier release: only the warps of that CTA change (bar.sync is CTA-scoped).
+  void touch_cta(uint32_t cta_slot) {
+    for (uint32_t w = 0; w < slots_.size(); ++w)
+      if (slots_[w].valid && slots_[w].cta_slot == cta_slot) touch(w);
   }
   void touch_all() {
     ++version_;

@@ -158,7 +158,7 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
   WarpSlot& s = table_[slot];
   const IBufferEntry head = table_.ibuf_head(slot);
   const isa::StepResult& r = s.grid->step(*s.ctx);
-  if (r.barrier_released) table_.touch_all();  // warps of every scheduler may be Ready again
+  if (r.barrier_released) table_.touch_cta(s.cta_slot);  // its CTA's warps, on every scheduler, may be Ready again
   if (r.at_barrier || r.barrier_released) table_.note_barrier_change();
   if (r.pc != head.pc)
     throw PipelineError(std::string(name()) + ": warp " + std::to_string(slot) + " I-buffer head at " + hex(head.pc) +
