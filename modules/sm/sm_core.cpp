@@ -146,6 +146,7 @@ void SmCore::launch_cta(KernelInstance& k, uint64_t cta_linear_id) {
     s.ctx->hw_warp_id = w;
     s.ctx->nwarpid = cfg_.max_warps;
     s.ctx->nsmid = num_sms_;
+    table_.sync_status(w);
   }
   if (shared_.laws) shared_.laws->cta_launched(static_cast<uint32_t>(k.id), resident_ctas_ == 0);
   if (shared_.kaws) shared_.kaws->cta_launched(c, k);
@@ -164,10 +165,12 @@ void SmCore::retire_finished_warps(uint64_t cycle) {
   // Nothing a warp's completion depends on (issue_done, in_flight, fetch_pending) changed
   // since the last scan without bumping the table version.
   if (retire_scanned_at_ == table_.version()) return;
-  for (uint32_t w = 0; w < table_.size(); ++w) {
+  // Only warps past their last exit can complete (ascending, as a scan of every slot).
+  for (uint64_t m = table_.finishing(); m != 0; m &= m - 1) {
+    const uint32_t w = static_cast<uint32_t>(__builtin_ctzll(m));
     WarpSlot& s = table_[w];
-    if (!s.valid || !s.issue_done || s.done || s.in_flight != 0 || s.fetch_pending) continue;
-    s.done = true;
+    if (!s.valid || s.in_flight != 0 || s.fetch_pending) continue;
+    table_.mark_done(w);
     table_.touch(w);
     ++warps_completed_;
     for (auto& sch : schedulers_) sch->warp_removed(w);
@@ -178,8 +181,7 @@ void SmCore::retire_finished_warps(uint64_t cycle) {
     CtaSlot& c = ctas_[cta_slot];
     if (--c.warps_left != 0) continue;
     // Last warp of the CTA: free its slots and resources, tell the CTA scheduler.
-    for (uint32_t v = 0; v < table_.size(); ++v)
-      if (table_[v].valid && table_[v].cta_slot == cta_slot) table_.clear(v);
+    table_.for_each_warp_of_cta(cta_slot, [this](uint32_t v) { table_.clear(v); });
     CtaCompletion done;
     done.kernel_id = c.kernel->id;
     done.cta_linear_id = c.linear_id;

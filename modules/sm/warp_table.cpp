@@ -77,6 +77,7 @@ void WarpTable::clear(uint32_t w) {
   std::vector<IBufferEntry> keep = std::move(s.ibuf);
   s = WarpSlot{};
   s.ibuf = std::move(keep);
+  finishing_ &= ~(uint64_t{1} << w);
   set_head_class(w, kNoHead);
   touch(w);
   ++residency_version_;

@@ -37,6 +37,8 @@ struct WarpSlot {
   uint64_t age = 0;                 // warp_age(CTA sequence, warp in CTA)
   bool issue_done = false;          // the warp executed its last exit (nothing more to issue)
   bool done = false;                // issue_done and every issued instruction written back
+  bool ready = false;               // ctx->status == Ready, kept by WarpTable::sync_status: every
+                                    // issue decision reads it, and the context is a cold line
   uint32_t in_flight = 0;           // issued, not yet written back
   uint64_t issued = 0;              // instructions issued
 
@@ -98,14 +100,38 @@ class WarpTable {
 
   // A warp that may still issue (resident and not past its last exit).
   bool live(uint32_t w) const { return slots_[w].valid && !slots_[w].issue_done; }
+  // Its functional status is Ready (not at a barrier, not finished). The status changes only
+  // in a step of a warp of its CTA; the issue stage calls sync_status after each step and
+  // barrier_released when a step releases the CTA's barrier.
+  bool ready(uint32_t w) const { return slots_[w].ready; }
+  void sync_status(uint32_t w) { slots_[w].ready = slots_[w].ctx->status == isa::WarpStatus::Ready; }
+  // Calls f(w) for every warp slot holding a warp of CTA slot cta_slot, ascending.
+  template <class F>
+  void for_each_warp_of_cta(uint32_t cta_slot, F f) {
+    for (uint32_t w = 0; w < slots_.size(); ++w)
+      if (slots_[w].valid && slots_[w].cta_slot == cta_slot) f(w);
+  }
 
   void clear(uint32_t w);
+
+  // The warp executed its last exit: it issues no more, and completes once its issued
+  // instructions are written back and no fetch is outstanding.
+  void mark_issue_done(uint32_t w) {
+    slots_[w].issue_done = true;
+    finishing_ |= uint64_t{1} << w;
+  }
+  // The warps past their last exit not yet marked done (bit w = slot w): the completion
+  // scan looks at these only.
+  uint64_t finishing() const { return finishing_; }
+  void mark_done(uint32_t w) {
+    slots_[w].done = true;
+    finishing_ &= ~(uint64_t{1} << w);
+  }
 
   // Version of the state the issue and fetch stages decide from: I-buffers, residency,
   // warp status, pending fetches and (bumped by the SM core) the scoreboard. The table's
   // own mutators bump it; code that changes a slot through operator[] calls touch(w), or
-  // touch_cta(c) when a change reaches the warps of CTA c on several schedulers (a barrier
-  // release), touch_all() when it reaches every warp (a new CTA). A stage that found nothing to do at version v finds nothing again while it
+  // barrier_released(c) when a barrier of CTA c releases its warps (on several schedulers), touch_all() when it reaches every warp (a new CTA). A stage that found nothing to do at version v finds nothing again while it
   // stays v, so it may repeat its last result instead of re-deciding (the completion scan
   // uses version(), each WarpScheduler group_version(g), which changes only with warps w
   // where w mod groups == g; the fetch stage re-derives just the warps touched).
@@ -118,10 +144,13 @@ class WarpTable {
     ++warp_touches_[w];
     changed_warps_ |= uint64_t{1} << w;
   }
-  // A barrier release: only the warps of that CTA change (bar.sync is CTA-scoped).
-  void touch_cta(uint32_t cta_slot) {
-    for (uint32_t w = 0; w < slots_.size(); ++w)
-      if (slots_[w].valid && slots_[w].cta_slot == cta_slot) touch(w);
+  // A barrier release: only the warps of that CTA change (bar.sync is CTA-scoped), and
+  // their status may be Ready again.
+  void barrier_released(uint32_t cta_slot) {
+    for_each_warp_of_cta(cta_slot, [this](uint32_t w) {
+      sync_status(w);
+      touch(w);
+    });
   }
   void touch_all() {
     ++version_;
@@ -156,6 +185,7 @@ class WarpTable {
   uint64_t residency_version_ = 0;
   uint64_t barrier_version_ = 0;
   uint64_t all_warps_ = 0, changed_warps_ = 0;
+  uint64_t finishing_ = 0;  // mark_issue_done, not yet mark_done
   std::vector<uint64_t> group_versions_ = std::vector<uint64_t>(1, 0);
   std::vector<uint64_t> warp_touches_;  // per slot: touch(w) calls
   uint64_t all_touches_ = 0;            // touch_all() calls

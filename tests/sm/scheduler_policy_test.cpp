@@ -64,6 +64,21 @@ TEST_CASE("policy_gto: greedy warp first, then oldest (CTA order, then warp id)"
   CHECK(order_of(*p, w3) == Order{4, 0, 6});
 }
 
+TEST_CASE("policy_gto and policy_oldest: a slot refilled by a younger warp moves back", "[sm][policy]") {
+  // The policies keep their age-sorted list while the same warps are passed in; the same
+  // slots with other ages (slot 4's CTA retired, CTA 3 took the slot) must sort again.
+  for (const char* name : {"gto", "oldest"}) {
+    auto p = make(name);
+    auto w = four_warps();
+    CHECK(order_of(*p, w) == Order{4, 0, 2, 6});
+    CHECK(order_of(*p, w) == Order{4, 0, 2, 6});
+    w[2].age = warp_age(3, 0);
+    CHECK(order_of(*p, w) == Order{0, 2, 6, 4});
+    std::swap(w[0], w[3]);  // same warps, another input order: the same sorted order
+    CHECK(order_of(*p, w) == Order{0, 2, 6, 4});
+  }
+}
+
 TEST_CASE("policy_oldest: always oldest first, no greedy part", "[sm][policy]") {
   auto p = make("oldest");
   const auto w = four_warps();

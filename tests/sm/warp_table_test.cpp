@@ -1,9 +1,11 @@
 // WarpTable's per-warp head class, the per-class warp masks (heads_of) and the watched
 // class set that Mascar's WST reads: they follow every I-buffer push, pop, flush and clear,
-// checked against the I-buffer heads themselves over a random sequence of operations.
+// checked against the I-buffer heads themselves over a random sequence of operations; and
+// the mirrored Ready status and the finishing set the issue stage and completion scan read.
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <vector>
 
 #include "sm/warp_table.h"
 
@@ -87,4 +89,52 @@ TEST_CASE("warp table: heads_of equals the I-buffer heads over random operations
       REQUIRE(t.heads_of(watched) == want_watched);
     }
   }
+}
+
+TEST_CASE("warp table: ready follows the status on sync and barrier release and finishing follows exits",
+          "[sm][warp_table]") {
+  WarpTable t(4, 2);
+  std::vector<isa::WarpContext> ctx(4);
+  for (uint32_t w = 0; w < 4; ++w) {
+    t[w].valid = true;
+    t[w].ctx = &ctx[w];
+    t[w].cta_slot = w < 3 ? 0 : 1;  // warps 0-2 in CTA slot 0, warp 3 in CTA slot 1
+    CHECK_FALSE(t.ready(w));         // a cleared slot is not Ready until synced
+    t.sync_status(w);
+    CHECK(t.ready(w));
+  }
+  // Warps 0, 1 and 3 arrive at barriers; their steps sync them.
+  for (uint32_t w : {0u, 1u, 3u}) {
+    ctx[w].status = isa::WarpStatus::AtBarrier;
+    t.sync_status(w);
+    CHECK_FALSE(t.ready(w));
+  }
+  // CTA 0's barrier releases (the executor sets its warps Ready): only CTA 0's warps are
+  // re-read and touched; warp 3 (another CTA) keeps its bit and its version.
+  ctx[0].status = ctx[1].status = isa::WarpStatus::Ready;
+  ctx[3].status = isa::WarpStatus::Ready;  // not released: must stay unread
+  const uint64_t v0 = t.warp_version(0), v2 = t.warp_version(2), v3 = t.warp_version(3);
+  t.barrier_released(0);
+  CHECK(t.ready(0));
+  CHECK(t.ready(1));
+  CHECK(t.ready(2));
+  CHECK_FALSE(t.ready(3));
+  CHECK(t.warp_version(0) == v0 + 1);
+  CHECK(t.warp_version(2) == v2 + 1);
+  CHECK(t.warp_version(3) == v3);
+  std::vector<uint32_t> seen;
+  t.for_each_warp_of_cta(0, [&](uint32_t w) { seen.push_back(w); });
+  CHECK(seen == std::vector<uint32_t>{0, 1, 2});
+
+  CHECK(t.finishing() == 0);
+  t.mark_issue_done(2);
+  t.mark_issue_done(1);
+  CHECK(t.finishing() == 0b0110);
+  CHECK_FALSE(t.live(2));
+  t.mark_done(2);
+  CHECK(t[2].done);
+  CHECK(t.finishing() == 0b0010);
+  t.clear(1);  // a retired slot leaves the set too
+  CHECK(t.finishing() == 0);
+  CHECK_FALSE(t.ready(1));
 }

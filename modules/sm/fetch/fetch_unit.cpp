@@ -216,7 +216,7 @@ void FetchUnit::scan_warps() {
     const uint64_t bit = uint64_t{1} << w;
     const bool live = table_.live(w);
     live_mask_ = live ? live_mask_ | bit : live_mask_ & ~bit;
-    const bool empty = live && table_.ibuf_empty(w) && table_[w].ctx->status == isa::WarpStatus::Ready;
+    const bool empty = live && table_.ibuf_empty(w) && table_.ready(w);
     empty_mask_ = empty ? empty_mask_ | bit : empty_mask_ & ~bit;
     eligible_mask_ = eligible(w) ? eligible_mask_ | bit : eligible_mask_ & ~bit;
   }
@@ -243,7 +243,8 @@ bool FetchUnit::tick_fetch(uint64_t cycle) {
   bool refused = false;
   uint32_t waiting = 0;
   for (uint32_t w : candidates_) {
-    if (!eligible(w)) continue;
+    // eligible(w) as of this cycle's scan: a send changes only its own warp's.
+    if (((eligible_mask_ >> w) & 1u) == 0) continue;
     if (sent == cfg_.fetch.per_cycle || refused || waiting_end_req_ || outstanding_ + 1 > responses_.capacity()) {
       ++waiting;
       break;

@@ -152,6 +152,7 @@ void OperandCollector::receive(WarpInstruction& wi) {
                         ", issue_width " + std::to_string(width) + " (pipeline rule 1)");
   Collector& c = collectors_[static_cast<std::size_t>(idx)];
   c.wi = &wi;
+  c.seq = wi.seq;
   c.allocated = now;
   c.pending = 0;
   c.ready = now + 2;  // no operands: allocated in now+1, dispatch from now+2
@@ -180,7 +181,7 @@ void OperandCollector::dispatch_ready(uint64_t cycle) {
     for (std::size_t i = 0; i < collectors_.size(); ++i) {
       const Collector& c = collectors_[i];
       if (!c.wi || c.pending > 0 || c.ready > cycle || tried_[i]) continue;
-      if (best == collectors_.size() || c.wi->seq < collectors_[best].wi->seq) best = i;
+      if (best == collectors_.size() || c.seq < collectors_[best].seq) best = i;
     }
     if (best == collectors_.size()) break;
     Collector& c = collectors_[best];
@@ -203,8 +204,11 @@ void OperandCollector::dispatch_ready(uint64_t cycle) {
       sent = true;
     }
     if (!sent) {
+      // Its units are full this cycle; it keeps its instruction. So do the others of its
+      // type and scheduler: they wait for the same ports, and dispatching frees none.
       stalled = true;
-      tried_[best] = 1;  // its units are full this cycle; it keeps its instruction
+      for (std::size_t i = 0; i < collectors_.size(); ++i)
+        if (collectors_[i].type == c.type && collectors_[i].scheduler == c.scheduler) tried_[i] = 1;
     }
   }
   if (stalled) ++dispatch_stall_cycles_;

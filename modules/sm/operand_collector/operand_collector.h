@@ -73,6 +73,7 @@ class OperandCollector : public sc_core::sc_module, public PipelineStage, public
     UnitType type = UnitType::Sp;
     uint32_t scheduler = 0;         // owner scheduler when per_scheduler
     WarpInstruction* wi = nullptr;
+    uint64_t seq = 0;               // wi->seq, kept here: the dispatch scan compares ages
     uint32_t pending = 0;           // operands not yet read
     uint64_t ready = 0;             // first cycle it may dispatch (valid when pending == 0)
     uint64_t free_from = 0;         // first cycle it may take a new instruction

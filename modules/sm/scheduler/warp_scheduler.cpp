@@ -81,7 +81,10 @@ WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const Sm
       versioned_(policy_->has_state_version()),
       watch_versions_(versioned_),
       last_block_(table.size(), WarpBlock::NotEligible),
-      checks_(table.size()) {
+      check_index_(table.size()) {
+  const uint32_t n = cfg.scheduler.count, own = (table.size() + n - 1) / n;
+  for (uint32_t w = 0; w < table.size(); ++w) check_index_[w] = static_cast<uint8_t>(w % n == id ? w / n : own + w);
+  checks_.resize(own + table.size());
   views_.reserve(table.size());
   order_.reserve(table.size());
   by_age_.reserve(table.size());
@@ -93,7 +96,7 @@ WarpScheduler::Readiness WarpScheduler::evaluate(uint32_t slot) const {
   // scoreboard) hold while the warp is untouched (WarpTable::warp_version) and this
   // scheduler's mask is unchanged (check_epoch_); the filter's answer while its version
   // is unchanged too. Both are kept per warp.
-  WarpCheck& c = checks_[slot];
+  WarpCheck& c = checks_[check_index_[slot]];
   const uint64_t version = table_.warp_version(slot);
   if (!cache_checks_ || c.version != version || c.epoch != check_epoch_) {
     c = WarpCheck{version, check_epoch_, check_warp(slot)};
@@ -136,7 +139,7 @@ WarpScheduler::Readiness WarpScheduler::evaluate(uint32_t slot) const {
 WarpScheduler::CheckResult WarpScheduler::check_warp(uint32_t slot) const {
   CheckResult r;
   const WarpSlot& s = table_[slot];
-  if (!table_.live(slot) || s.ctx->status != isa::WarpStatus::Ready || ((mask_ >> slot) & 1u) == 0) return r;
+  if (((mask_ >> slot) & 1u) == 0 || !table_.live(slot) || !s.ready) return r;
   if (table_.ibuf_empty(slot)) {
     r.block = WarpBlock::IBufferEmpty;
     return r;
@@ -158,7 +161,8 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
   WarpSlot& s = table_[slot];
   const IBufferEntry head = table_.ibuf_head(slot);
   const isa::StepResult& r = s.grid->step(*s.ctx);
-  if (r.barrier_released) table_.touch_cta(s.cta_slot);  // its CTA's warps, on every scheduler, may be Ready again
+  table_.sync_status(slot);
+  if (r.barrier_released) table_.barrier_released(s.cta_slot);  // its CTA's warps, on every scheduler, may be Ready again
   if (r.at_barrier || r.barrier_released) table_.note_barrier_change();
   if (r.pc != head.pc)
     throw PipelineError(std::string(name()) + ": warp " + std::to_string(slot) + " I-buffer head at " + hex(head.pc) +
@@ -191,7 +195,7 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
 
   table_.ibuf_pop(slot);
   if (r.warp_finished) {
-    s.issue_done = true;
+    table_.mark_issue_done(slot);
     table_.note_residency_change();
     table_.ibuf_flush(slot);
   } else if (!table_.ibuf_empty(slot) ? table_.ibuf_head(slot).pc != s.grid->peek_pc(*s.ctx)

@@ -191,7 +191,11 @@ class WarpScheduler : public sc_core::sc_module {
   std::vector<WarpView> views_;
   std::vector<uint32_t> order_;
   std::vector<WarpBlock> last_block_;
-  mutable std::vector<WarpCheck> checks_;  // per warp slot
+  // Per warp slot, at check_index_[slot]: this scheduler's own warps first and dense (it
+  // scans them every decision; spread over all slots they took a cache line each), then
+  // the others' (borrowed by warp sharing).
+  mutable std::vector<WarpCheck> checks_;
+  std::vector<uint8_t> check_index_;
   // issue_status->can_accept(id_, unit) per unit, asked once per scan: nothing it depends on
   // changes until this scheduler issues (bit u of units_known_ / units_open_ is UnitType u).
   mutable uint8_t units_known_ = 0, units_open_ = 0;

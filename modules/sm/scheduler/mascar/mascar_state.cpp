@@ -73,7 +73,7 @@ uint64_t MascarState::stall_bits(const WarpTable& table) const {
 }
 
 bool MascarState::memory_ready(uint32_t w, const WarpTable& table, const ScoreboardIF& sb) const {
-  if (!is_mem(w, table) || table[w].ctx->status != isa::WarpStatus::Ready) return false;
+  if (!is_mem(w, table) || !table.ready(w)) return false;
   if (sb.check(w, *table.ibuf_head(w).instr) != Hazard::None) return false;
   return !(mem_ && mem_->reexec_has_queued(w));  // held at issue by the one-instruction rule
 }
@@ -95,7 +95,7 @@ void MascarState::begin_cycle(uint64_t, const WarpTable& table, const Scoreboard
   if (mode_ == Mode::MP) {
     if (owner_ >= 0 && unsent_[static_cast<uint32_t>(owner_)] == 0) {
       const uint32_t o = static_cast<uint32_t>(owner_);
-      if (!table.live(o) || table[o].ctx->status != isa::WarpStatus::Ready) {
+      if (!table.live(o) || !table.ready(o)) {
         release();
         if (stats_) ++stats_->releases_other;
       } else if (!table.ibuf_empty(o) && sb.depends_on_long_latency_load(o, *table.ibuf_head(o).instr)) {

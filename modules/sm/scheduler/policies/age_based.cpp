@@ -13,11 +13,17 @@ namespace gputlm::sm::policies {
 void oldest_first(const std::vector<WarpView>& warps, uint32_t skip, std::vector<uint32_t>& order) {
   // Insertion into a small fixed array keeps this allocation-free; ages are unique per SM
   // (CTA sequence, warp in CTA) and the slot breaks ties defensively.
-  std::array<std::pair<uint64_t, uint32_t>, 64> keys;
+  // (A plain array of a type without initialisers: std::pair would zero all 64 each call.)
+  struct Key {
+    uint64_t age;
+    uint32_t slot;
+    bool operator<(const Key& o) const { return age != o.age ? age < o.age : slot < o.slot; }
+  };
+  Key keys[64];  // sm.max_warps is at most 64 (validated)
   std::size_t n = 0;
   for (const WarpView& w : warps) {
     if (w.slot == skip) continue;
-    const std::pair<uint64_t, uint32_t> k{w.age, w.slot};
+    const Key k{w.age, w.slot};
     std::size_t i = n++;
     while (i > 0 && k < keys[i - 1]) {
       keys[i] = keys[i - 1];
@@ -25,7 +31,20 @@ void oldest_first(const std::vector<WarpView>& warps, uint32_t skip, std::vector
     }
     keys[i] = k;
   }
-  for (std::size_t i = 0; i < n; ++i) order.push_back(keys[i].second);
+  for (std::size_t i = 0; i < n; ++i) order.push_back(keys[i].slot);
+}
+
+const std::vector<uint32_t>& AgeSorted::of(const std::vector<WarpView>& warps) {
+  const bool same = warps.size() == seen_.size() &&
+                    std::equal(warps.begin(), warps.end(), seen_.begin(), [](const WarpView& a, const WarpView& b) {
+                      return a.slot == b.slot && a.age == b.age;
+                    });
+  if (!same) {
+    seen_.assign(warps.begin(), warps.end());
+    sorted_.clear();
+    oldest_first(warps, 0xffffffffu, sorted_);
+  }
+  return sorted_;
 }
 
 namespace {
@@ -42,7 +61,8 @@ class Gto : public SchedulerPolicyIF {
     bool greedy_resident = false;
     for (const WarpView& w : warps) greedy_resident = greedy_resident || w.slot == greedy_;
     if (greedy_resident) out.push_back(greedy_);
-    oldest_first(warps, greedy_resident ? greedy_ : kNoWarp, out);
+    for (uint32_t w : by_age_.of(warps))
+      if (w != greedy_) out.push_back(w);
   }
   void issued(uint32_t slot, const isa::Instruction&) override { greedy_ = slot; }
   void warp_removed(uint32_t slot) override {
@@ -51,6 +71,7 @@ class Gto : public SchedulerPolicyIF {
 
  private:
   uint32_t greedy_ = kNoWarp;
+  AgeSorted by_age_;
 };
 
 // Oldest first, no greedy part (KAWS "normal mode", 003 §4.1).
@@ -58,9 +79,13 @@ class Oldest : public SchedulerPolicyIF {
  public:
   const char* name() const override { return "oldest"; }
   void order(const std::vector<WarpView>& warps, std::vector<uint32_t>& out) override {
-    oldest_first(warps, kNoWarp, out);
+    const std::vector<uint32_t>& sorted = by_age_.of(warps);
+    out.insert(out.end(), sorted.begin(), sorted.end());
   }
   void issued(uint32_t, const isa::Instruction&) override {}
+
+ private:
+  AgeSorted by_age_;
 };
 
 // Static warp limiting (B-SWL): GTO over the `limit` oldest warps of the scheduler (or,

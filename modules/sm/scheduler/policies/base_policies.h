@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "sm/scheduler/scheduler_policy.h"
 
@@ -25,5 +26,17 @@ std::unique_ptr<SchedulerPolicyIF> make_two_level(uint32_t group_size, std::uniq
 void round_robin_after(const std::vector<WarpView>& warps, uint32_t last, std::vector<uint32_t>& order);
 // Appends warps sorted oldest first (age, then slot), skipping `skip` (kNone: none).
 void oldest_first(const std::vector<WarpView>& warps, uint32_t skip, std::vector<uint32_t>& order);
+
+// oldest_first over the warps passed in, sorted again only when they differ from the last
+// call's (the scheduler passes the same resident warps until residency changes, and age
+// policies re-order after every issue).
+class AgeSorted {
+ public:
+  const std::vector<uint32_t>& of(const std::vector<WarpView>& warps);
+
+ private:
+  std::vector<WarpView> seen_;
+  std::vector<uint32_t> sorted_;
+};
 
 }  // namespace gputlm::sm::policies
