@@ -51,7 +51,6 @@ class WarpContext {
   CtaContext* cta = nullptr;
   uint32_t warp_in_cta = 0;
   uint32_t valid_mask = 0;  // lanes that are real threads of the CTA
-  std::array<uint32_t, 32> tid_x{}, tid_y{}, tid_z{};
 
   // Set by the timing model (special registers %smid %warpid %nwarpid %nsmid); the
   // functional runner leaves smid = 0, hw_warp_id = warp_in_cta.
@@ -74,6 +73,11 @@ class WarpContext {
 
   PendingBarRed bar_red;
   StepResult last;  // result of the latest step (valid until the next step of this warp)
+
+  // Read only by %tid and address setup: kept after the fields every step reads, which
+  // then share the context's first cache lines (a timing run steps thousands of warps in
+  // turn, each context cold).
+  std::array<uint32_t, 32> tid_x{}, tid_y{}, tid_z{};
 
   bool finished() const { return status == WarpStatus::Finished; }
   const CallFrame& frame() const { return frames[depth - 1]; }

@@ -110,7 +110,7 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
     AccessOutcome outcome = AccessOutcome::Hit;
     ReservationFail cause = ReservationFail::None;
     // Refused: the requester keeps the request and retries (a reservation failure or a Nack).
-    bool refused() const { return outcome == AccessOutcome::ReservationFail || outcome == AccessOutcome::Nack; }
+    bool refused() const { return is_refusal(outcome); }
     // The status a refused access reports upstream.
     MemStatus refusal_status() const { return outcome == AccessOutcome::Nack ? MemStatus::Nack : MemStatus::ReservationFail; }
   };

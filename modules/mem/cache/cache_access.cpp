@@ -238,7 +238,7 @@ void Cache::finish_access(AccessRecord& rec) {
   ++accesses_;
   const bool write = is_write_kind(rec.kind);
   (write ? write_outcomes_ : read_outcomes_).add(static_cast<std::size_t>(rec.outcome));
-  const bool refused = rec.outcome == AccessOutcome::ReservationFail || rec.outcome == AccessOutcome::Nack;
+  const bool refused = is_refusal(rec.outcome);
   if (!write && !refused) {
     ++loads_;
     if (rec.outcome == AccessOutcome::Hit) ++load_hits_;

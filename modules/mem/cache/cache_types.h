@@ -26,6 +26,8 @@ enum class AccessOutcome : uint8_t {
 };
 inline constexpr int kAccessOutcomes = 8;
 const char* to_string(AccessOutcome o);
+// The access was refused (retried by its sender): a reservation fail or Mascar's NACK.
+inline bool is_refusal(AccessOutcome o) { return o == AccessOutcome::ReservationFail || o == AccessOutcome::Nack; }
 
 // LAWS (001 §2.5) load classes of seed-mechanisms §S: l1_MISS/INTRA/INTER/INTRA_M/INTER_M.
 enum class LocalityClass : uint8_t { None, Miss, Intra, Inter, IntraMerge, InterMerge };
