@@ -33,7 +33,9 @@ struct Sm::MascarPort final : MascarMemoryIF {
   uint64_t reexec_queued_version() const override { return sm.lsu_.reexec_queue().queued_version(); }
   void set_owner_warp(int32_t warp) override { sm.l1d_.set_owner_warp(warp); }
   bool lsu_saturation_stalled(uint64_t cycle) const override { return sm.lsu_.saturation_stalled(cycle); }
-  bool l1d_holds(uint64_t address) const override { return sm.l1d_.probe(address); }
+  bool l1d_holds_any(const uint64_t* lines, uint32_t n, mem::CacheStatusIF::ProbeStamp* since) const override {
+    return sm.l1d_.probe_any(lines, n, since);
+  }
   uint64_t l1d_contents_version() const override { return sm.l1d_.contents_version(); }
   Sm& sm;
 };

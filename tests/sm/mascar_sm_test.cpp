@@ -55,7 +55,9 @@ struct RecordingMemory final : MascarMemoryIF {
     cycles.back().mode = state.mode();  // end_cycle: the mode this cycle was scheduled in
     return sm.lsu().saturation_stalled(cycle);
   }
-  bool l1d_holds(uint64_t a) const override { return sm.l1d().probe(a); }
+  bool l1d_holds_any(const uint64_t* a, uint32_t n, mem::CacheStatusIF::ProbeStamp* since) const override {
+    return sm.l1d().probe_any(a, n, since);
+  }
   uint64_t l1d_contents_version() const override { return sm.l1d().contents_version(); }
   Sm& sm;
   MascarState& state;
@@ -200,8 +202,9 @@ TEST_CASE("mascar with car: repeated decisions count the same stall classes as d
 
 TEST_CASE("mascar stranded-hit cycles are the same when probes are reused while the L1D contents are unchanged", "[sm][mascar]") {
   // MascarState probes a warp's lines again only when the warp issued or the L1D's
-  // contents version changed; a memory side whose version changes on every read forces a
-  // probe every cycle. Both count the same cycles.
+  // contents version changed, and after a "none" only the lines filled since (the L1D's
+  // gain log); a memory side whose version changes on every read and that probes every
+  // line forces a full probe every cycle. Both count the same cycles.
   struct AlwaysProbe final : MascarMemoryIF {
     explicit AlwaysProbe(Sm& sm) : sm(sm) {}
     bool memory_saturated() const override { return sm.lsu().memory_saturated(); }
@@ -210,7 +213,10 @@ TEST_CASE("mascar stranded-hit cycles are the same when probes are reused while 
   uint64_t reexec_queued_version() const override { return sm.lsu().reexec_queue().queued_version(); }
     void set_owner_warp(int32_t w) override { sm.l1d().set_owner_warp(w); }
     bool lsu_saturation_stalled(uint64_t c) const override { return sm.lsu().saturation_stalled(c); }
-    bool l1d_holds(uint64_t a) const override { return sm.l1d().probe(a); }
+    // Every line, every time: no stamp.
+    bool l1d_holds_any(const uint64_t* a, uint32_t n, mem::CacheStatusIF::ProbeStamp*) const override {
+      return sm.l1d().probe_any(a, n, nullptr);
+    }
     uint64_t l1d_contents_version() const override { return ++reads; }
     Sm& sm;
     mutable uint64_t reads = 0;

@@ -184,6 +184,29 @@ bool Cache::probe(uint64_t address) const {
   return way >= 0 && (tags_.line(set, static_cast<uint32_t>(way)).valid_sectors & tags_.sector_bit(address)) != 0;
 }
 
+bool Cache::probe_any(const uint64_t* addresses, uint32_t n, ProbeStamp* since) const {
+  const_cast<Cache*>(this)->catch_up_for_read();
+  auto holds = [this](uint64_t address) {
+    const uint64_t block = tags_.block_of(address);
+    const int32_t way = tags_.find(tags_.set_of(block), block);
+    return way >= 0 &&
+           (tags_.line(tags_.set_of(block), static_cast<uint32_t>(way)).valid_sectors & tags_.sector_bit(address)) != 0;
+  };
+  const uint64_t gains = tags_.gains(), unlogged = tags_.unlogged_changes();
+  bool any = false;
+  if (since && since->unlogged == unlogged && since->gains <= gains && gains - since->gains <= TagArray::kGainLog) {
+    // None was present at the stamp: only an address whose line gained sectors since may be.
+    for (uint64_t g = since->gains; g < gains && !any; ++g) {
+      const uint64_t block = tags_.gained_block(g);
+      for (uint32_t i = 0; i < n && !any; ++i) any = tags_.block_of(addresses[i]) == block && holds(addresses[i]);
+    }
+  } else {
+    for (uint32_t i = 0; i < n && !any; ++i) any = holds(addresses[i]);
+  }
+  if (since) *since = any ? ProbeStamp{} : ProbeStamp{gains, unlogged};
+  return any;
+}
+
 void Cache::set_owner_warp(int32_t warp) {
   owner_warp_ = owner_warp();  // the value in effect this cycle
   owner_next_ = warp;

@@ -87,6 +87,7 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   uint64_t mshr_owner_mask() const;
   bool saturated() const override;
   bool probe(uint64_t address) const override;
+  bool probe_any(const uint64_t* addresses, uint32_t n, ProbeStamp* since) const override;
   uint64_t contents_version() const override;
   // CacheControlIF
   // Takes effect from the next cycle, so it never races with this cycle's accesses.

@@ -69,6 +69,13 @@ class CacheStatusIF : public virtual sc_core::sc_interface {
   virtual uint32_t mshr_capacity() const = 0;
   virtual bool saturated() const = 0;           // Mascar "almost full" (MSHR or miss queue)
   virtual bool probe(uint64_t address) const = 0;  // a valid line holds the address
+  // probe() of any of `addresses`. With `since`: the caller found none of them present when
+  // it last passed this stamp (the call updates it), so only lines that gained valid
+  // sectors since then need a look; a default stamp asks every address.
+  struct ProbeStamp {
+    uint64_t gains = ~uint64_t{0}, unlogged = ~uint64_t{0};
+  };
+  virtual bool probe_any(const uint64_t* addresses, uint32_t n, ProbeStamp* since) const = 0;
   // Changes whenever some probe() answer may have changed (Mascar's stranded-hit count
   // reuses its probes while it stays the same).
   virtual uint64_t contents_version() const = 0;

@@ -74,6 +74,7 @@ void TagArray::install(uint32_t set, uint32_t way, uint64_t block, int32_t wid, 
   l.state = LineState::Valid;
   l.wid = wid;
   l.valid_sectors = sectors;
+  log_gain(block);
   replacement_->on_insert(set, way);
 }
 
@@ -82,6 +83,7 @@ void TagArray::complete_fill(uint32_t set, uint32_t way, uint32_t sectors) {
   if (l.state != LineState::Reserved || (l.pending_sectors & sectors) != sectors)
     throw std::logic_error("TagArray: fill of sectors that are not pending");
   ++contents_version_;
+  log_gain(l.block);
   l.valid_sectors |= sectors;
   l.pending_sectors &= ~sectors;
   l.partial_sectors &= ~sectors;
@@ -103,6 +105,7 @@ void TagArray::write_lazy(uint32_t set, uint32_t way, uint32_t sector, const std
   for (uint32_t b = first; b < first + sector_size_ && all; ++b) all = l.written.test(b);
   if (all) {
     ++contents_version_;
+    log_gain(l.block);
     l.valid_sectors |= sector;
     l.partial_sectors &= ~sector;
   } else {

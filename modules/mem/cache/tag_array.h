@@ -79,6 +79,7 @@ class TagArray {
   // On-fill sector miss: sectors arrive for a line that is present.
   void add_sectors(uint32_t set, uint32_t way, uint32_t sectors) {
     ++contents_version_;
+    log_gain(line(set, way).block);
     line(set, way).valid_sectors |= sectors;
     line(set, way).partial_sectors &= ~sectors;
   }
@@ -96,7 +97,18 @@ class TagArray {
   // Changes whenever a line's valid sectors may have changed (what a presence probe sees);
   // code that changes a line through line() calls note_contents_change().
   uint64_t contents_version() const { return contents_version_; }
-  void note_contents_change() { ++contents_version_; }
+  void note_contents_change() {
+    ++contents_version_;
+    ++unlogged_changes_;
+  }
+  // The blocks whose lines gained valid sectors (what can turn a presence probe from "absent"
+  // to "present"), in order: the i-th of gains() is gained_block(i) while gains() - i <=
+  // kGainLog. Changes made through note_contents_change() are not logged; they count in
+  // unlogged_changes().
+  static constexpr uint32_t kGainLog = 64;
+  uint64_t gains() const { return gains_; }
+  uint64_t gained_block(uint64_t i) const { return gained_[i % kGainLog]; }
+  uint64_t unlogged_changes() const { return unlogged_changes_; }
 
  private:
   uint32_t sets_, ways_, line_size_, sector_size_, all_sectors_;
@@ -107,6 +119,9 @@ class TagArray {
   std::vector<uint32_t> reserved_;
   mutable std::vector<uint8_t> candidate_, valid_;  // scratch for victim(), sized once
   uint64_t contents_version_ = 0;
+  void log_gain(uint64_t block) { gained_[gains_++ % kGainLog] = block; }
+  uint64_t gained_[kGainLog] = {};
+  uint64_t gains_ = 0, unlogged_changes_ = 0;
 };
 
 }  // namespace gputlm::mem

@@ -204,3 +204,36 @@ TEST_CASE("cache retry interface decides a refused request from its key and leav
   CHECK(run->stat("l1.fail_causes") == 2);
   CHECK(run->stat("l1.mshr.fails") == 2);
 }
+
+TEST_CASE("cache probe_any after a none looks at the lines filled since and agrees with probing every address",
+          "[cache]") {
+  // Mascar's stranded-hit probe: with a stamp from a "none", only blocks that gained valid
+  // sectors since (the tag array's gain log) can make the answer "some".
+  CacheConfig cfg = small_l1();
+  ResponderOptions mem;
+  mem.min_latency = mem.max_latency = 30;
+  const uint64_t lines[3] = {0x000, 0x080, 0x100};
+  const uint64_t others[2] = {0x200, 0x280};
+  std::vector<bool> stamped, full;
+  auto run = run_bench(cfg, mem, [&](CacheBench& b) {
+    auto& s = b.cache.status_export;
+    CacheStatusIF::ProbeStamp st, other;
+    auto both = [&](const uint64_t* a, uint32_t n, CacheStatusIF::ProbeStamp& stamp) {
+      stamped.push_back(s->probe_any(a, n, &stamp));
+      full.push_back(s->probe_any(a, n, nullptr));
+    };
+    both(lines, 3, st);   // empty cache: none
+    both(others, 2, other);
+    send_at(b, 1, 0x080, AccessKind::Load, 0);
+    send_at(b, 2, 0x300, AccessKind::Load, 0);  // another line filled meanwhile
+    b.wait_cycle(40);                            // both filled
+    both(lines, 3, st);                          // 0x080 arrived since the none: some
+    both(others, 2, other);                      // 0x300 is not one of them: none
+    both(lines, 3, st);                          // after a some, every line again: some
+    send_at(b, 41, 0x280, AccessKind::Load, 0);
+    b.wait_cycle(80);
+    both(others, 2, other);  // 0x280 arrived since the second none: some
+  });
+  CHECK(stamped == std::vector<bool>{false, false, true, false, true, true});
+  CHECK(stamped == full);
+}

@@ -53,7 +53,9 @@ class ToyBackEnd : public sc_core::sc_module, public IssueStatusIF, public Pipel
   uint64_t reexec_queued_version() const override { return queued_warps; }  // equal masks, equal answers
   void set_owner_warp(int32_t warp) override { owners.push_back({clock_.now(), warp}); }
   bool lsu_saturation_stalled(uint64_t) const override { return latch_ != nullptr; }
-  bool l1d_holds(uint64_t) const override { return all_resident; }
+  bool l1d_holds_any(const uint64_t*, uint32_t n, mem::CacheStatusIF::ProbeStamp*) const override {
+    return n > 0 && all_resident;
+  }
   uint64_t l1d_contents_version() const override { return all_resident ? 1 : 0; }
 
   std::vector<ToyEvent> sends;                          // loads leaving for memory

@@ -186,6 +186,7 @@ bool MascarState::probe_stranded(const WarpTable& table, uint64_t contents) {
       p.issued = s.issued;
       p.n = 0;
       p.contents = ~uint64_t{0};
+      p.stamp = {};
       uint64_t addr[32];
       uint32_t mask = 0;
       if (s.grid->peek_global_load(*s.ctx, addr, mask)) {
@@ -200,8 +201,10 @@ bool MascarState::probe_stranded(const WarpTable& table, uint64_t contents) {
     }
     if (p.contents != contents) {  // probe again only when the L1D's lines changed
       p.contents = contents;
-      p.holds = false;
-      for (uint32_t i = 0; i < p.n && !p.holds; ++i) p.holds = mem_->l1d_holds(p.line[i]);
+      // After a "none", only lines filled since can be present (the stamp); after a "some",
+      // a line may have left: every line again.
+      if (p.holds) p.stamp = {};
+      p.holds = mem_->l1d_holds_any(p.line, p.n, &p.stamp);
     }
     if (p.holds) return true;
   }

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "core/stats/stats.h"
+#include "mem/cache/cache_types.h"
 #include "sm/scoreboard/scoreboard_if.h"
 #include "sm/sm_config.h"
 #include "sm/warp_table.h"
@@ -54,9 +55,10 @@ class MascarMemoryIF {
   virtual void set_owner_warp(int32_t warp) = 0;
   // The LSU is stalled by saturation in `cycle` (after its tick).
   virtual bool lsu_saturation_stalled(uint64_t cycle) const = 0;
-  // A valid L1D line holds `address`; the L1D's contents version (l1d_holds answers may
-  // have changed when it changed).
-  virtual bool l1d_holds(uint64_t address) const = 0;
+  // A valid L1D line holds one of `lines` (mem::CacheStatusIF::probe_any: with a stamp,
+  // only lines that gained sectors since the stamp's "none" are looked at); the L1D's
+  // contents version (the answers may have changed when it changed).
+  virtual bool l1d_holds_any(const uint64_t* lines, uint32_t n, mem::CacheStatusIF::ProbeStamp* since) const = 0;
   virtual uint64_t l1d_contents_version() const = 0;
 };
 
@@ -162,6 +164,7 @@ class MascarState {
     uint64_t line[32];
     uint64_t contents = ~uint64_t{0};  // L1D contents version `holds` was probed at
     bool holds = false;                // some line is in the L1D
+    mem::CacheStatusIF::ProbeStamp stamp;  // when `holds` was found false
   };
 
   MascarSchedulerConfig cfg_;
