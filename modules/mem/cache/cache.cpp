@@ -178,6 +178,10 @@ uint64_t Cache::contents_version() const {
 
 bool Cache::probe(uint64_t address) const {
   const_cast<Cache*>(this)->catch_up_for_read();
+  return holds(address);
+}
+
+bool Cache::holds(uint64_t address) const {
   const uint64_t block = tags_.block_of(address);
   const uint32_t set = tags_.set_of(block);
   const int32_t way = tags_.find(set, block);
@@ -186,12 +190,6 @@ bool Cache::probe(uint64_t address) const {
 
 bool Cache::probe_any(const uint64_t* addresses, uint32_t n, ProbeStamp* since) const {
   const_cast<Cache*>(this)->catch_up_for_read();
-  auto holds = [this](uint64_t address) {
-    const uint64_t block = tags_.block_of(address);
-    const int32_t way = tags_.find(tags_.set_of(block), block);
-    return way >= 0 &&
-           (tags_.line(tags_.set_of(block), static_cast<uint32_t>(way)).valid_sectors & tags_.sector_bit(address)) != 0;
-  };
   const uint64_t gains = tags_.gains(), unlogged = tags_.unlogged_changes();
   bool any = false;
   if (since && since->unlogged == unlogged && since->gains <= gains && gains - since->gains <= TagArray::kGainLog) {

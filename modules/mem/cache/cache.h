@@ -106,6 +106,8 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   bool idle() const;
 
  private:
+  // A valid line holds the address (probe and probe_any without their catch-up).
+  bool holds(uint64_t address) const;
   struct Link;  // private extension on the cache's own downstream payloads
   struct Result {
     AccessOutcome outcome = AccessOutcome::Hit;
