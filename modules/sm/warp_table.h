@@ -26,25 +26,28 @@ struct IBufferEntry {
   uint64_t decode_cycle = 0;
 };
 
-struct WarpSlot {
+// Aligned, with what every issue decision reads (residency, status, I-buffer ring, context)
+// in its first host cache line: a scheduler evaluates warps of many slots each cycle, and
+// on a GPU of many SMs the slots are cold.
+struct alignas(64) WarpSlot {
   bool valid = false;               // holds a warp of a resident CTA
-  isa::GridExecution* grid = nullptr;
-  isa::WarpContext* ctx = nullptr;  // functional state (owned by the grid)
-  uint32_t cta_slot = 0;
-  uint32_t kernel_id = 0;
-  int32_t cta_global = -1;
-  const isa::analysis::ElfProgramPoints* elf = nullptr;  // its kernel's (KernelInstance::elf)
-  uint64_t age = 0;                 // warp_age(CTA sequence, warp in CTA)
   bool issue_done = false;          // the warp executed its last exit (nothing more to issue)
   bool done = false;                // issue_done and every issued instruction written back
   bool ready = false;               // ctx->status == Ready, kept by WarpTable::sync_status: every
                                     // issue decision reads it, and the context is a cold line
-  uint32_t in_flight = 0;           // issued, not yet written back
-  uint64_t issued = 0;              // instructions issued
-
   // I-buffer: a ring of `entries` decoded instructions, head = next to issue.
-  std::vector<IBufferEntry> ibuf;
   uint32_t ibuf_head = 0, ibuf_count = 0;
+  uint32_t in_flight = 0;           // issued, not yet written back
+  std::vector<IBufferEntry> ibuf;
+  isa::GridExecution* grid = nullptr;
+  isa::WarpContext* ctx = nullptr;  // functional state (owned by the grid)
+  uint64_t age = 0;                 // warp_age(CTA sequence, warp in CTA)
+
+  uint64_t issued = 0;              // instructions issued
+  uint32_t cta_slot = 0;
+  uint32_t kernel_id = 0;
+  int32_t cta_global = -1;
+  const isa::analysis::ElfProgramPoints* elf = nullptr;  // its kernel's (KernelInstance::elf)
 
   // Outstanding instruction fetch.
   bool fetch_pending = false;

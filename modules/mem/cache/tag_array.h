@@ -116,6 +116,11 @@ class TagArray {
   const PartitionMapIF* index_map_ = nullptr;
   std::unique_ptr<ReplacementIF> replacement_;
   std::vector<CacheLine> lines_;
+  // The block of each valid or reserved line, kAbsent for an invalid one: find() scans a set
+  // here, 8 bytes a way, not the 56-byte CacheLines (a 48-way set is 6 host cache lines, not 42).
+  static constexpr uint64_t kAbsent = ~uint64_t{0};
+  std::vector<uint64_t> present_;
+  std::vector<uint8_t> reserved_line_;  // 1 while a line is reserved: victim() reads these two
   std::vector<uint32_t> reserved_;
   mutable std::vector<uint8_t> candidate_, valid_;  // scratch for victim(), sized once
   uint64_t contents_version_ = 0;

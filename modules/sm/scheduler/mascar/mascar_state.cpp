@@ -202,8 +202,7 @@ bool MascarState::probe_stranded(const WarpTable& table, uint64_t contents) {
     if (p.contents != contents) {  // probe again only when the L1D's lines changed
       p.contents = contents;
       // After a "none", only lines filled since can be present (the stamp); after a "some",
-      // a line may have left: every line again.
-      if (p.holds) p.stamp = {};
+      // a line may have left: probe_any left the stamp empty, so every line again.
       p.holds = mem_->l1d_holds_any(p.line, p.n, &p.stamp);
     }
     if (p.holds) return true;
