@@ -14,6 +14,7 @@
 #include "sm/exec/exec_config.h"
 #include "sm/lsu/lsu_config.h"
 #include "sm/operand_collector/operand_collector_config.h"
+#include "sm/scoreboard/scoreboard_config.h"
 
 namespace gputlm::sm {
 
@@ -372,6 +373,7 @@ struct SmConfig {
   uint32_t registers = 32768;
   uint32_t shared_bytes = 48 * 1024;
   SchedulerConfig scheduler;
+  ScoreboardConfig scoreboard;
   FetchConfig fetch;
   mem::CacheConfig l1i = default_l1i();
   mem::CacheConfig l1d = default_l1d();
@@ -392,6 +394,7 @@ struct SmConfig {
     v.param("registers", registers, "32-bit registers per SM", config::at_least(1));
     v.param("shared_bytes", shared_bytes, "shared memory per SM in bytes", config::at_least(0));
     v.group("scheduler", scheduler, "warp schedulers");
+    v.group("scoreboard", scoreboard, "register hazards checked at issue");
     v.group("fetch", fetch, "fetch unit and instruction buffers");
     v.group("l1i", l1i, "L1 instruction cache (read_only, reject mode)");
     v.group("l1d", l1d, "L1 data cache (reject mode)");

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sm/cta_occupancy.h"
+#include "sm/scoreboard/scoreboard_registry.h"
 
 namespace gputlm::sm {
 
@@ -42,11 +43,11 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id
   shared_.sm_id = sm_id;
   table_.set_version_groups(cfg_.scheduler.count);  // scheduler i owns warps w, w mod count == i
   if (shared_.mascar) table_.watch_head_classes(shared_.mascar->memory_classes());  // the WST's is_mem
-  scoreboard_ = std::make_unique<Scoreboard>("scoreboard", cfg_.max_warps);
+  scoreboard_ = make_scoreboard(cfg_.scoreboard, "sm.scoreboard", "scoreboard", cfg_.max_warps);
   for (uint32_t i = 0; i < cfg_.scheduler.count; ++i) {
     schedulers_.push_back(std::make_unique<WarpScheduler>(("scheduler" + std::to_string(i)).c_str(), i, cfg_, table_,
                                                           shared_));
-    schedulers_.back()->scoreboard.bind(scoreboard_->status_export);
+    schedulers_.back()->scoreboard.bind(*scoreboard_);
     schedulers_.back()->issue_status.bind(issue_status);
   }
   if (cfg_.scheduler.warp_sharing) {

@@ -23,7 +23,7 @@
 #include "sm/fetch/fetch_unit.h"
 #include "sm/pipeline_protocol.h"
 #include "sm/scheduler/warp_scheduler.h"
-#include "sm/scoreboard/scoreboard.h"
+#include "sm/scoreboard/scoreboard_if.h"
 #include "sm/sm_config.h"
 #include "sm/sm_cta_if.h"
 #include "sm/warp_table.h"
@@ -65,7 +65,7 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
   void set_num_sms(uint32_t n) { num_sms_ = n; }
   const SmConfig& config() const { return cfg_; }
   FetchUnit& fetch() { return *fetch_; }
-  Scoreboard& scoreboard() { return *scoreboard_; }
+  ScoreboardIF& scoreboard() { return *scoreboard_; }
   WarpScheduler& scheduler(uint32_t i) { return *schedulers_[i]; }
   uint32_t scheduler_count() const override { return static_cast<uint32_t>(schedulers_.size()); }
   const std::vector<uint32_t>& priority_order(uint32_t s) const override { return schedulers_[s]->priority_order(); }
@@ -119,7 +119,7 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
   const ClockDomain& clock_;
   WarpTable table_;
   IssueShared shared_;
-  std::unique_ptr<Scoreboard> scoreboard_;
+  std::unique_ptr<ScoreboardIF> scoreboard_;  // by name: sm.scoreboard.policy
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   std::unique_ptr<FetchUnit> fetch_;
   std::function<void(const CtaCompletion&)> on_complete_;

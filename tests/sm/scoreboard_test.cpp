@@ -1,9 +1,13 @@
 // Scoreboard hazards: RAW and WAW on registers and predicates, the memory and
-// long-latency-load marks, release, and contract violations.
+// long-latency-load marks, release, and contract violations; the barrel (stall-on-issue)
+// scoreboard; policies by name.
 #include <catch2/catch.hpp>
 
 #include "sm/pipeline_protocol.h"
+#include "core/config/config_source.h"
+#include "sm/scoreboard/barrel_scoreboard.h"
 #include "sm/scoreboard/scoreboard.h"
+#include "sm/scoreboard/scoreboard_registry.h"
 
 using namespace gputlm;
 using namespace gputlm::sm;
@@ -85,4 +89,54 @@ TEST_CASE("scoreboard: predicate registers are tracked separately from general r
   CHECK(sb.check(1, guarded) == Hazard::Other);
   sb.release(w);
   CHECK(sb.check(1, guarded) == Hazard::None);
+}
+
+TEST_CASE("barrel scoreboard: one instruction in flight per warp whatever its registers", "[sm][scoreboard]") {
+  BarrelScoreboard sb("barrel", 4);
+  isa::Instruction ld = instr({5}, {1}, isa::OpClass::MemGlobal);
+  ld.is_load = true;
+  WarpInstruction w_ld = issued(0, ld, true);
+  w_ld.pc = 0x40;
+  const isa::Instruction independent = instr({7}, {2});  // shares no register with the load
+  const isa::Instruction use5 = instr({7}, {5});
+  CHECK(sb.check(0, independent) == Hazard::None);
+  sb.reserve(w_ld);
+  CHECK(sb.pending_writes(0) == 1);
+  CHECK(sb.check(0, independent) == Hazard::Memory);  // the conventional scoreboard says None
+  CHECK(sb.check(0, use5) == Hazard::Memory);
+  CHECK(sb.check(1, independent) == Hazard::None);  // other warps are independent
+  CHECK(sb.depends_on_long_latency_load(0, use5));
+  CHECK_FALSE(sb.depends_on_long_latency_load(0, independent));
+  CHECK(sb.describe(0) == "in flight: pc 0x40 r5 (ld)");
+  CHECK_THROWS_AS(sb.reserve(issued(0, independent, false)), PipelineError);  // a second in flight
+
+  sb.release(w_ld);
+  CHECK(sb.check(0, independent) == Hazard::None);
+  CHECK(sb.pending_writes(0) == 0);
+  CHECK(sb.describe(0).empty());
+  CHECK_THROWS_AS(sb.release(w_ld), PipelineError);  // nothing in flight
+
+  // An ALU instruction in flight, even one without destination registers, blocks as Other.
+  const isa::Instruction nodst = instr({}, {2});
+  WarpInstruction w_nodst = issued(2, nodst, false);
+  sb.reserve(w_nodst);
+  CHECK(sb.pending_writes(2) == 0);
+  CHECK(sb.check(2, independent) == Hazard::Other);
+  CHECK_FALSE(sb.depends_on_long_latency_load(2, use5));
+  sb.release(w_nodst);
+  CHECK(sb.check(2, independent) == Hazard::None);
+  CHECK_THROWS_AS(sb.check(4, independent), PipelineError);  // slot out of range
+}
+
+TEST_CASE("scoreboard registry: policies by name and an unknown name names the key", "[sm][scoreboard]") {
+  ScoreboardConfig cfg;
+  CHECK(scoreboard_policy_names() == std::vector<std::string>{"conventional", "barrel"});
+  auto conventional = make_scoreboard(cfg, "sm.scoreboard", "conventional", 2);
+  CHECK(dynamic_cast<Scoreboard*>(conventional.get()) != nullptr);
+  cfg.policy = "barrel";
+  auto barrel = make_scoreboard(cfg, "sm.scoreboard", "barrel", 2);
+  CHECK(dynamic_cast<BarrelScoreboard*>(barrel.get()) != nullptr);
+  cfg.policy = "scoreboarding";
+  CHECK_THROWS_WITH(make_scoreboard(cfg, "sm.scoreboard", "other", 2),
+                    Catch::Contains("sm.scoreboard.policy") && Catch::Contains("scoreboarding"));
 }

@@ -7,6 +7,7 @@
 // when the retire sink releases its registers, so a consumer issues at I+3+latency.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <memory>
 
 #include "sm/exec/op_timing.h"
@@ -70,6 +71,41 @@ TEST_CASE("sm: exec.pipeline_registers adds to every dependent-issue distance (G
     CHECK(chain[i].cycle - chain[i - 1].cycle == lat + kPipelineOverhead + 3);
   }
   CHECK(tb.sm.idle());
+}
+
+TEST_CASE("sm: the barrel scoreboard issues a warp's next instruction only after its last is written back",
+          "[sm]") {
+  // One warp, LRR: with the conventional scoreboard independent instructions issue back to
+  // back; with barrel every issue waits for the previous instruction's writeback, so no two
+  // are ever closer than the shortest latency (1) plus the pipeline overhead, while the
+  // dependent chain keeps its exact distances.
+  SmConfig cfgs[2] = {one_scheduler("lrr"), one_scheduler("lrr")};
+  cfgs[1].scoreboard.policy = "barrel";
+  for (SmConfig& c : cfgs) c.scheduler.verify_repeats = true;
+  SmHarness conventional("conventional", cfgs[0]), barrel("barrel", cfgs[1]);  // both before the run
+  std::vector<IssueRecord> records[2];
+  int run = 0;
+  for (SmHarness* tb : {&conventional, &barrel}) {
+    run_alu_chain(*tb, 32, 3);  // checks every output
+    CHECK(tb->sm.idle());
+    for (const IssueRecord& r : tb->issued)
+      if (r.warp == 0) records[run].push_back(r);
+    ++run;
+  }
+  REQUIRE(records[0].size() == records[1].size());
+  REQUIRE(records[1].size() > 8);
+  uint64_t closest[2] = {~uint64_t{0}, ~uint64_t{0}};
+  for (int i = 0; i < 2; ++i)
+    for (std::size_t k = 1; k < records[i].size(); ++k)
+      closest[i] = std::min(closest[i], records[i][k].cycle - records[i][k - 1].cycle);
+  CHECK(closest[0] == 1);
+  CHECK(closest[1] == 1 + kPipelineOverhead);
+  CHECK(records[1].back().cycle > records[0].back().cycle);
+  const auto chain0 = alu_chain_issues(records[0], 0), chain1 = alu_chain_issues(records[1], 0);
+  REQUIRE(chain0.size() == 8);
+  REQUIRE(chain1.size() == 8);
+  for (std::size_t k = 1; k < 8; ++k)
+    CHECK(chain1[k].cycle - chain1[k - 1].cycle == chain0[k].cycle - chain0[k - 1].cycle);
 }
 
 TEST_CASE("sm: two independent warps interleave on one scheduler", "[sm]") {

@@ -193,15 +193,29 @@ bool Cache::probe_any(const uint64_t* addresses, uint32_t n, ProbeStamp* since) 
   const uint64_t gains = tags_.gains(), unlogged = tags_.unlogged_changes();
   bool any = false;
   if (since && since->unlogged == unlogged && since->gains <= gains && gains - since->gains <= TagArray::kGainLog) {
-    // None was present at the stamp: only an address whose line gained sectors since may be.
+    // None was present at the stamp: only an address whose line gained sectors since may
+    // be. A gained block outside the stamp's hashed set is none of the addresses'.
     for (uint64_t g = since->gains; g < gains && !any; ++g) {
       const uint64_t block = tags_.gained_block(g);
+      if (!since->may_hold(block)) continue;
       for (uint32_t i = 0; i < n && !any; ++i) any = tags_.block_of(addresses[i]) == block && holds(addresses[i]);
     }
-  } else {
-    for (uint32_t i = 0; i < n && !any; ++i) any = holds(addresses[i]);
+    if (any) *since = ProbeStamp{};
+    else since->gains = gains;  // same addresses: the set stays
+    return any;
   }
-  if (since) *since = any ? ProbeStamp{} : ProbeStamp{gains, unlogged};
+  for (uint32_t i = 0; i < n && !any; ++i) any = holds(addresses[i]);
+  if (since) {
+    *since = ProbeStamp{};
+    if (!any) {
+      since->gains = gains;
+      since->unlogged = unlogged;
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t h = ProbeStamp::block_hash(tags_.block_of(addresses[i]));
+        since->blocks[h >> 6] |= uint64_t{1} << (h & 63);
+      }
+    }
+  }
   return any;
 }
 

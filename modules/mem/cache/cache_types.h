@@ -69,11 +69,21 @@ class CacheStatusIF : public virtual sc_core::sc_interface {
   virtual uint32_t mshr_capacity() const = 0;
   virtual bool saturated() const = 0;           // Mascar "almost full" (MSHR or miss queue)
   virtual bool probe(uint64_t address) const = 0;  // a valid line holds the address
-  // probe() of any of `addresses`. With `since`: the caller found none of them present when
-  // it last passed this stamp (the call updates it), so only lines that gained valid
-  // sectors since then need a look; a default stamp asks every address.
+  // probe() of any of `addresses`. With `since`: the caller found none of the same
+  // addresses present when it last passed this stamp (the call updates it), so only lines
+  // that gained valid sectors since then need a look; a default stamp asks every address.
+  // The stamp also keeps a hashed set of the addresses' blocks, so a gained block that is
+  // none of them costs one bit test.
   struct ProbeStamp {
     uint64_t gains = ~uint64_t{0}, unlogged = ~uint64_t{0};
+    uint64_t blocks[4] = {0, 0, 0, 0};  // bit block_hash(b) for each address's block b
+    static uint32_t block_hash(uint64_t block) {
+      return static_cast<uint32_t>((block * 0x9E3779B97F4A7C15ull) >> 56);  // 0..255
+    }
+    bool may_hold(uint64_t block) const {
+      const uint32_t h = block_hash(block);
+      return (blocks[h >> 6] >> (h & 63)) & 1u;
+    }
   };
   virtual bool probe_any(const uint64_t* addresses, uint32_t n, ProbeStamp* since) const = 0;
   // Changes whenever some probe() answer may have changed (Mascar's stranded-hit count

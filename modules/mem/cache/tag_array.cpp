@@ -11,6 +11,7 @@ TagArray::TagArray(uint32_t sets, uint32_t ways, uint32_t line_size, uint32_t se
       line_size_(line_size),
       sector_size_(line_size / sectors),
       all_sectors_(sectors >= 32 ? ~0u : (1u << sectors) - 1),
+      line_shift_(line_size != 0 && (line_size & (line_size - 1)) == 0 ? __builtin_ctz(line_size) : -1),
       index_(std::move(index)),
       replacement_(std::move(replacement)),
       lines_(static_cast<std::size_t>(sets) * ways),

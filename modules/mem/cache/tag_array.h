@@ -51,7 +51,9 @@ class TagArray {
   uint32_t sector_bit(uint64_t address) const {
     return 1u << static_cast<uint32_t>((address % line_size_) / sector_size_);
   }
-  uint64_t block_of(uint64_t address) const { return address / line_size_; }
+  uint64_t block_of(uint64_t address) const {
+    return line_shift_ >= 0 ? address >> line_shift_ : address / line_size_;  // a shift for the usual sizes
+  }
   // With an index map the set is chosen by the block's address inside its L2 slice
   // (partition-select bits removed, GPGPU-Sim's l2_cache_config::set_index).
   uint32_t set_of(uint64_t block) const {
@@ -112,6 +114,7 @@ class TagArray {
 
  private:
   uint32_t sets_, ways_, line_size_, sector_size_, all_sectors_;
+  int32_t line_shift_;  // log2(line_size_), or -1 when it is not a power of two
   std::unique_ptr<SetIndexIF> index_;
   const PartitionMapIF* index_map_ = nullptr;
   std::unique_ptr<ReplacementIF> replacement_;

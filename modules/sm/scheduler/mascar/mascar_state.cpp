@@ -175,13 +175,14 @@ bool MascarState::probe_stranded(const WarpTable& table, uint64_t contents) {
   for (uint64_t h = table.heads_of(kLoadClasses); h != 0; h &= h - 1) {
     const uint32_t w = static_cast<uint32_t>(__builtin_ctzll(h));
     if (!table.live(w)) continue;
-    const isa::Instruction& in = *table.ibuf_head(w).instr;
-    if (in.op != isa::Opcode::Ld && in.op != isa::Opcode::Ldu) continue;
     const WarpSlot& s = table[w];
     PeekedLines& p = peeked_[w];
     if (!p.valid || p.age != s.age || p.issued != s.issued) {
-      // The warp's registers change only when it issues: its lines hold until then.
+      // The warp's next instruction and its registers change only when it issues: whether
+      // it is a load, and its lines, hold until then.
+      const isa::Instruction& in = *table.ibuf_head(w).instr;
       p.valid = true;
+      p.is_load = in.op == isa::Opcode::Ld || in.op == isa::Opcode::Ldu;
       p.age = s.age;
       p.issued = s.issued;
       p.n = 0;
@@ -189,7 +190,7 @@ bool MascarState::probe_stranded(const WarpTable& table, uint64_t contents) {
       p.stamp = {};
       uint64_t addr[32];
       uint32_t mask = 0;
-      if (s.grid->peek_global_load(*s.ctx, addr, mask)) {
+      if (p.is_load && s.grid->peek_global_load(*s.ctx, addr, mask)) {
         for (uint32_t l = 0; l < 32; ++l) {
           if (!(mask & (1u << l))) continue;
           const uint64_t line = addr[l] & ~uint64_t{line_size_ - 1};
@@ -199,6 +200,7 @@ bool MascarState::probe_stranded(const WarpTable& table, uint64_t contents) {
         }
       }
     }
+    if (!p.is_load) continue;
     if (p.contents != contents) {  // probe again only when the L1D's lines changed
       p.contents = contents;
       // After a "none", only lines filled since can be present (the stamp); after a "some",

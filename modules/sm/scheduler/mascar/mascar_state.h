@@ -158,13 +158,15 @@ class MascarState {
   bool probe_stranded(const WarpTable& table, uint64_t contents);
 
   struct PeekedLines {  // the lines of a warp's next global load, per (slot, issue count)
+    // What every probe reads first, in the first host cache line; the lines last.
     bool valid = false;
-    uint64_t age = 0, issued = 0;
-    uint32_t n = 0;
-    uint64_t line[32];
-    uint64_t contents = ~uint64_t{0};  // L1D contents version `holds` was probed at
+    bool is_load = false;              // the next instruction is ld or ldu (else no lines)
     bool holds = false;                // some line is in the L1D
+    uint32_t n = 0;
+    uint64_t age = 0, issued = 0;
+    uint64_t contents = ~uint64_t{0};  // L1D contents version `holds` was probed at
     mem::CacheStatusIF::ProbeStamp stamp;  // when `holds` was found false
+    uint64_t line[32];
   };
 
   MascarSchedulerConfig cfg_;

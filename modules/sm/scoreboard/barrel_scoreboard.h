@@ -1,0 +1,46 @@
+// Stall-on-issue ("barrel") scoreboard (004 Table 1's ILP baseline, digest §F1): a warp has
+// at most one instruction in flight; its next instruction issues when that one is written
+// back, whatever registers the two use. See docs/blocks/sm.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "sm/scoreboard/scoreboard_if.h"
+
+namespace gputlm::sm {
+
+class BarrelScoreboard : public sc_core::sc_module, public ScoreboardIF {
+ public:
+  sc_core::sc_export<ScoreboardIF> status_export;
+
+  BarrelScoreboard(sc_core::sc_module_name name, uint32_t max_warps);
+
+  // Memory when the instruction in flight is a memory instruction, Other when it is any
+  // other, None when the warp has none in flight.
+  Hazard check(uint32_t warp, const isa::Instruction& in) const override;
+  // The instruction in flight is a long-latency load and `in` reads one of its registers.
+  bool depends_on_long_latency_load(uint32_t warp, const isa::Instruction& in) const override;
+  // Throws PipelineError when the warp already has an instruction in flight.
+  void reserve(const WarpInstruction& wi) override;
+  // Throws PipelineError when the warp has no instruction in flight.
+  void release(const WarpInstruction& wi) override;
+  uint32_t pending_writes(uint32_t warp) const override;
+  std::string describe(uint32_t warp) const override;
+
+ private:
+  struct InFlight {
+    bool busy = false;
+    bool memory = false;
+    bool long_latency = false;
+    uint64_t pc = 0;
+    uint8_t n_writes = 0;  // distinct register keys it writes
+    uint32_t writes[kMaxWriteKeys] = {};
+  };
+  void check_warp(uint32_t warp) const;
+  std::vector<InFlight> warps_;
+};
+
+}  // namespace gputlm::sm
