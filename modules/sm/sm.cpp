@@ -16,6 +16,7 @@ LsuPlacement placement(const SmConfig& cfg, uint32_t sm_id, uint32_t num_sms) {
   p.num_sms = num_sms;
   p.threads_per_sm = cfg.max_threads;
   p.warp_size = cfg.warp_size;
+  p.agen_slices = cfg.exec.slices();
   return p;
 }
 }  // namespace

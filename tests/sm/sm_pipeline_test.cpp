@@ -108,6 +108,24 @@ TEST_CASE("sm: the barrel scoreboard issues a warp's next instruction only after
     CHECK(chain1[k].cycle - chain1[k - 1].cycle == chain0[k].cycle - chain0[k - 1].cycle);
 }
 
+TEST_CASE("sm: exec.simd_width 8 adds the three extra slices to every dependent-issue distance", "[sm]") {
+  // 32 threads on 8 lanes: the result is complete with the 4th slice, 3 cycles after the
+  // first (004 Table 1's ILP SM).
+  SmConfig cfg = one_scheduler("gto");
+  cfg.exec.simd_width = 8;
+  SmHarness tb("tb", cfg);
+  run_alu_chain(tb, 32, 3);  // checks every output
+  const auto chain = alu_chain_issues(tb.issued, 0);
+  REQUIRE(chain.size() == 8);
+  for (std::size_t i = 1; i < chain.size(); ++i) {
+    INFO(chain[i - 1].text << " -> " << chain[i].text);
+    const bool mul = chain[i - 1].text.rfind("mul", 0) == 0, add = chain[i - 1].text.rfind("add", 0) == 0;
+    const uint64_t lat = mul ? cfg.exec.latency_int[2] : add ? cfg.exec.latency_int[0] : cfg.exec.latency_other;
+    CHECK(chain[i].cycle - chain[i - 1].cycle == lat + kPipelineOverhead + 3);
+  }
+  CHECK(tb.sm.idle());
+}
+
 TEST_CASE("sm: two independent warps interleave on one scheduler", "[sm]") {
   SmConfig cfg = one_scheduler("lrr");
   SmHarness tb("tb", cfg);

@@ -26,6 +26,7 @@ struct ExecConfig {
   bool divide_on_sfu = true;
   uint32_t pipeline_registers = 0;
   uint32_t width = 1;
+  uint32_t simd_width = 32;  // lanes: a warp instruction takes 32 / simd_width cycles of its unit
   std::vector<uint32_t> latency_int{4, 13, 4, 5, 145};
   std::vector<uint32_t> initiation_int{1, 2, 2, 1, 8};
   std::vector<uint32_t> latency_fp{4, 13, 4, 5, 39};
@@ -36,6 +37,7 @@ struct ExecConfig {
   uint32_t initiation_sfu = 8;
   uint32_t latency_other = 1;
   uint32_t initiation_other = 1;
+  uint32_t latency_branch = 0;   // 0: latency_other
   uint32_t latency_shfl = 32;    // -ptx_opcode_latency_int's 6th entry (GTX480 config)
   uint32_t initiation_shfl = 4;  // -ptx_opcode_initiation_int's 6th entry
   uint32_t result_buffer = 2;
@@ -63,6 +65,15 @@ struct ExecConfig {
             config::at_least(0));
     v.param("width", width, "instructions each unit accepts per cycle (each with its own initiation interval)",
             config::at_least(1));
+    v.param("simd_width", simd_width,
+            "lanes of each unit and of the LSU's address generation: a warp instruction occupies its unit for "
+            "32 / simd_width cycles, one slice of lanes a cycle, and finishes when its last slice does "
+            "(004 Table 1's ILP SM: 8 lanes, 4 cycles); 32 = a warp a cycle",
+            [] {
+              config::Check c = config::power_of_two(1);  // 1, 2, 4, 8, 16 or 32
+              c.max = 32;
+              return c;
+            }());
     v.param("latency_int", latency_int, "integer latency in cycles: ADD,MAX,MUL,MAD,DIV (-ptx_opcode_latency_int)",
             config::at_least(1));
     v.param("initiation_int", initiation_int,
@@ -81,6 +92,9 @@ struct ExecConfig {
             config::at_least(1));
     v.param("initiation_other", initiation_other, "initiation interval of every other instruction",
             config::at_least(1));
+    v.param("latency_branch", latency_branch,
+            "latency of bra, when its outcome is resolved (004's ILP SM: EX4 or EX8); 0 = latency_other",
+            config::at_least(0));
     v.param("latency_shfl", latency_shfl, "latency of shfl (the 6th entry of -ptx_opcode_latency_int)",
             config::at_least(1));
     v.param("initiation_shfl", initiation_shfl, "initiation interval of shfl (-ptx_opcode_initiation_int's 6th)",
@@ -96,6 +110,8 @@ struct ExecConfig {
   }
   // Each latency/initiation list must have 5 entries (ADD,MAX,MUL,MAD,DIV).
   void validate(const std::string& key_prefix) const;
+  // Cycles a warp instruction occupies its unit (warp size 32).
+  uint32_t slices() const { return 32 / simd_width; }
 };
 
 }  // namespace gputlm::sm

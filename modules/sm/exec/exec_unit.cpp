@@ -26,10 +26,11 @@ ExecUnit::ExecUnit(sc_core::sc_module_name name, UnitType type, const ExecConfig
   status_export.bind(*this);
   in.register_receiver([this](WarpInstruction& wi) { receive(wi); });
   // Enough for every lane issuing each cycle over the longest latency, plus the buffer.
-  uint32_t longest = std::max({cfg.latency_sfu, cfg.latency_other});
+  uint32_t longest = std::max({cfg.latency_sfu, cfg.latency_other, cfg.latency_branch});
   for (const auto* v : {&cfg.latency_int, &cfg.latency_fp, &cfg.latency_dp})
     for (uint32_t l : *v) longest = std::max(longest, l);
-  active_.reserve(static_cast<std::size_t>(cfg.width) * (longest + cfg.pipeline_registers) + cfg.result_buffer);
+  active_.reserve(static_cast<std::size_t>(cfg.width) * (longest + cfg.pipeline_registers + cfg.slices()) +
+                  cfg.result_buffer);
 }
 
 bool ExecUnit::can_accept() const {
@@ -48,13 +49,16 @@ void ExecUnit::receive(WarpInstruction& wi) {
                         " while the unit cannot accept (pipeline rule 1)");
   if (!wi.instr) throw PipelineError(std::string(name()) + ": warp instruction without a decoded instruction");
   const OpTiming& t = timing_.of(*wi.instr);
+  // A warp of 32 threads on simd_width lanes: one slice a cycle, so the unit's lane is taken
+  // for at least `slices` cycles and the result is complete when the last slice is.
+  const uint32_t slices = cfg_.slices();
   for (uint64_t& f : lane_free_) {
     if (f <= now) {
-      f = now + t.initiation;
+      f = now + std::max(t.initiation, slices);
       break;
     }
   }
-  active_.push_back(Entry{&wi, now + t.latency + cfg_.pipeline_registers});
+  active_.push_back(Entry{&wi, now + t.latency + (slices - 1) + cfg_.pipeline_registers});
   ++instructions_;
   wake_owner();
 }

@@ -14,6 +14,9 @@ void ExecConfig::validate(const std::string& key_prefix) const {
     for (std::size_t i = 0; i < v.size(); ++i)
       if (v[i] == 0) throw config::ConfigError("key '" + p + key + "[" + std::to_string(i) + "]': must be at least 1");
   };
+  if (simd_width == 0 || simd_width > 32 || (simd_width & (simd_width - 1)) != 0)
+    throw config::ConfigError("key '" + p + "simd_width': must be 1, 2, 4, 8, 16 or 32 (lanes of a 32-thread warp), got " +
+                              std::to_string(simd_width));
   five(latency_int, "latency_int");
   five(initiation_int, "initiation_int");
   five(latency_fp, "latency_fp");
@@ -72,6 +75,7 @@ OpTimingTable::OpTimingTable(const ExecConfig& cfg) {
         ot = {cfg.latency_sfu, cfg.initiation_sfu};
       } else if (col == LatencyColumn::Other) {
         ot = {cfg.latency_other, cfg.initiation_other};
+        if (static_cast<isa::Opcode>(op) == isa::Opcode::Bra && cfg.latency_branch > 0) ot.latency = cfg.latency_branch;
       } else {
         const std::size_t c = static_cast<std::size_t>(col);
         const auto table = static_cast<LatencyTable>(t);

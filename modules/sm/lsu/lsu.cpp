@@ -98,6 +98,8 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuConfig& cfg, const LsuPlacement&
       coalescing_efficiency_(stats_, "coalescing_efficiency", "useful_bytes / sector_bytes", useful_bytes_,
                              sector_bytes_),
       reservation_fails_(stats_, "reservation_fails", "requests refused by an L1, by cause", kFailLabels) {
+  if (placement.agen_slices == 0)
+    throw config::ConfigError("lsu: address generation must take at least 1 cycle per instruction");
   if (placement.warp_size == 0 || placement.warp_size > 32)
     throw config::ConfigError("lsu: warp size must be in [1, 32], got " + std::to_string(placement.warp_size));
   // After the LSU's own statistics: a queue with statistics (car) adds its group to ours.
@@ -155,7 +157,9 @@ bool Lsu::memory_saturated() const {
   return outstanding_port_[static_cast<uint32_t>(L1Port::Texture)] > 0 && l1t_status_ && l1t_status_->saturated();
 }
 
-bool Lsu::can_accept() const { return !latch_ && free_slots_ > 0 && !queue_->blocks_new_instructions(); }
+bool Lsu::can_accept() const {
+  return !latch_ && free_slots_ > 0 && !queue_->blocks_new_instructions() && domain_.now() >= accept_from_;
+}
 
 void Lsu::receive(WarpInstruction& wi) {
   if (!can_accept())
@@ -163,6 +167,7 @@ void Lsu::receive(WarpInstruction& wi) {
                         " sent while the LSU cannot accept (pipeline rule 1)");
   latch_ = &wi;
   latch_arrival_ = domain_.now();
+  accept_from_ = latch_arrival_ + place_.agen_slices;
   latch_prepared_ = false;
   wake_owner();
 }

@@ -63,6 +63,7 @@ struct LsuPlacement {
   uint32_t num_sms = 1;
   uint32_t threads_per_sm = 1536;
   uint32_t warp_size = 32;
+  uint32_t agen_slices = 1;  // cycles the address generation takes per warp instruction (exec.simd_width)
 };
 
 // Malformed input to the LSU (a memory access the LSU cannot place).
@@ -181,6 +182,7 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   uint32_t finished_slots_ = 0;
   WarpInstruction* latch_ = nullptr;
   uint64_t latch_arrival_ = 0;
+  uint64_t accept_from_ = 0;  // a new instruction is taken agen_slices cycles after the last one
   bool latch_prepared_ = false;
   uint32_t latch_slot_ = 0;
   uint64_t latch_send_from_ = 0;   // first tick requests may leave (after shared bank cycles)

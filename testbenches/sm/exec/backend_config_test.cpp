@@ -55,6 +55,20 @@ TEST_CASE("exec_unit latency table follows GPGPU-Sim's GTX480 lists", "[exec_uni
   }
 }
 
+TEST_CASE("exec_unit latency_branch sets the latency of bra only and 0 keeps latency_other", "[exec_unit]") {
+  ExecConfig cfg;
+  cfg.latency_other = 2;
+  const OpTimingTable same(cfg);
+  CHECK(timing(same, Opcode::Bra, ScalarType::None).latency == 2);
+  cfg.latency_branch = 8;  // 004's ILP SM resolves branches at EX8
+  const OpTimingTable t(cfg);
+  CHECK(timing(t, Opcode::Bra, ScalarType::None).latency == 8);
+  CHECK(timing(t, Opcode::Bra, ScalarType::None).initiation == cfg.initiation_other);
+  CHECK(timing(t, Opcode::Mov, ScalarType::U32).latency == 2);
+  CHECK(timing(t, Opcode::Call, ScalarType::None).latency == 2);
+  CHECK(timing(t, Opcode::Add, ScalarType::S32).latency == 4);
+}
+
 TEST_CASE("exec_unit division, remainder, sqrt and rcp issue to the SFU as GPGPU-Sim classifies them", "[exec_unit]") {
   // GPGPU-Sim (cuda-sim.cc set_opcode_and_latency): DIV/REM of every type and every
   // sqrt/rcp are SFU_OP; gputlm's op classes put the IEEE and integer forms on the SP.

@@ -120,6 +120,26 @@ TEST_CASE("exec_unit initiation interval spaces issues exactly", "[exec_unit]") 
   CHECK(b.sink->of(6).complete == 261 + 8);
 }
 
+TEST_CASE("exec_unit with simd_width 8 holds each warp instruction 4 cycles and finishes with its last slice",
+          "[exec_unit]") {
+  ExecConfig cfg;
+  cfg.simd_width = 8;  // 004 Table 1's ILP SM
+  Bench b(cfg, {UnitType::Sp}, 2, 8);
+  InOrderScript s;
+  const auto& add = b.f.make_instr(Opcode::Add, ScalarType::S32, OpClass::IntAlu);  // 4 / 1
+  const auto& ddiv = b.f.make_instr(Opcode::Div, ScalarType::S32, OpClass::IntMul);  // 145 / 8: its interval is longer
+  for (int i = 0; i < 3; ++i) s.todo.push_back({b.f.make(add, 1, UnitType::Sp), 0});
+  s.todo.push_back({b.f.make(ddiv, 1, UnitType::Sp), 0});
+  s.todo.push_back({b.f.make(add, 1, UnitType::Sp), 0});
+  b.drv->set_script([&](uint64_t c) { return c < 1 || s(b, c); });
+  sc_core::sc_start(2000, sc_core::SC_NS);
+  CHECK(s.accepted == std::vector<uint64_t>{1, 5, 9, 13, 21});
+  REQUIRE(b.sink->retired.size() == 5);
+  for (std::size_t i = 0; i < 3; ++i) CHECK(b.sink->of(i).complete == s.accepted[i] + 4 + 3);
+  CHECK(b.sink->of(3).complete == 13 + 145 + 3);  // the div: its interval (8) outlasts its 4 slices
+  CHECK(b.sink->of(4).complete == 21 + 4 + 3);
+}
+
 TEST_CASE("exec_unit writeback port limit serves the oldest first", "[exec_unit]") {
   ExecConfig cfg;
   Bench b(cfg, {UnitType::Sp, UnitType::Sp, UnitType::Sfu}, 1, 8);

@@ -55,7 +55,8 @@ struct Bench {
   std::unique_ptr<tb::FakeL1> fake_d, fake_c, fake_t, fake_b;
 
   Bench(const LsuConfig& cfg, bool real_l1d, double reject_probability = 0.0, uint32_t mem_latency = 20,
-        const mem::CacheConfig& l1 = l1d_config(), const std::string& prefix = "", bool memory_first = false) {
+        const mem::CacheConfig& l1 = l1d_config(), const std::string& prefix = "", bool memory_first = false,
+        uint32_t agen_slices = 1) {
     auto n = [&](const char* base) { return prefix + base; };
     // Creation order decides SystemC's process order within a time step; results must
     // not depend on it (memory_first builds the memory side first).
@@ -64,6 +65,7 @@ struct Bench {
       place.sm = 2;
       place.num_sms = 4;
       place.threads_per_sm = 1536;
+      place.agen_slices = agen_slices;
       lsu = std::make_unique<Lsu>(n("lsu").c_str(), cfg, place, dom, root);
       wb = std::make_unique<Writeback>(n("wb").c_str(), 1, 4, dom, root);
       sink = std::make_unique<test_support::RetireSink>(n("sink").c_str(), dom, f.pool);
@@ -180,6 +182,21 @@ TEST_CASE("lsu shared_memory access timing with bank conflicts is exact", "[lsu]
   CHECK(b.sink->of(1).complete == 2 + 1 + 1 + 26);
   CHECK(b.sink->of(2).complete == 4 + 1 + 31 + 26);
   CHECK(b.stat("lsu.shared_bank_cycles") == 1 + 2 + 32);
+  b.check_quiet();
+}
+
+TEST_CASE("lsu with 8-lane address generation takes a warp instruction every 4 cycles", "[lsu][shared_memory]") {
+  // exec.simd_width = 8: 32 threads' addresses take 4 cycles, so the LSU accepts the next
+  // instruction 4 cycles after the last (conflict-free shared loads: 1 cycle apart with 32 lanes).
+  LsuConfig cfg;
+  Bench b(cfg, false, 0.0, 20, l1d_config(), "", false, 4);
+  std::vector<WarpInstruction*> todo;
+  for (uint32_t w = 0; w < 3; ++w)
+    todo.push_back(b.mem(StateSpace::Shared, isa::AccessKind::Load, 4, ~0u, [](uint32_t l) { return l * 4; }, w));
+  b.run_in_order(todo);
+  REQUIRE(b.sink->retired.size() == 3);
+  CHECK(b.accepted == std::vector<uint64_t>{1, 5, 9});
+  for (std::size_t i = 0; i < 3; ++i) CHECK(b.sink->of(i).complete == b.accepted[i] + 1 + 26);
   b.check_quiet();
 }
 
