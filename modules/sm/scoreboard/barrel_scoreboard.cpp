@@ -2,20 +2,10 @@
 
 #include <cstdio>
 
-#include "sm/pipeline_protocol.h"
-
 namespace gputlm::sm {
 
 BarrelScoreboard::BarrelScoreboard(sc_core::sc_module_name name, uint32_t max_warps)
-    : sc_core::sc_module(name), status_export("status_export"), warps_(max_warps) {
-  status_export.bind(*this);
-}
-
-void BarrelScoreboard::check_warp(uint32_t warp) const {
-  if (warp >= warps_.size())
-    throw PipelineError(std::string(name()) + ": warp slot " + std::to_string(warp) + " out of range (" +
-                        std::to_string(warps_.size()) + " slots)");
-}
+    : ScoreboardModule(name, max_warps), warps_(max_warps) {}
 
 Hazard BarrelScoreboard::check(uint32_t warp, const isa::Instruction&) const {
   check_warp(warp);

@@ -5,17 +5,14 @@
 
 #include <cstdint>
 #include <string>
-#include <systemc>
 #include <vector>
 
-#include "sm/scoreboard/scoreboard_if.h"
+#include "sm/scoreboard/scoreboard_module.h"
 
 namespace gputlm::sm {
 
-class BarrelScoreboard : public sc_core::sc_module, public ScoreboardIF {
+class BarrelScoreboard : public ScoreboardModule {
  public:
-  sc_core::sc_export<ScoreboardIF> status_export;
-
   BarrelScoreboard(sc_core::sc_module_name name, uint32_t max_warps);
 
   // Memory when the instruction in flight is a memory instruction, Other when it is any
@@ -39,7 +36,6 @@ class BarrelScoreboard : public sc_core::sc_module, public ScoreboardIF {
     uint8_t n_writes = 0;  // distinct register keys it writes
     uint32_t writes[kMaxWriteKeys] = {};
   };
-  void check_warp(uint32_t warp) const;
   std::vector<InFlight> warps_;
 };
 

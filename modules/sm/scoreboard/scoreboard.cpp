@@ -16,15 +16,8 @@ const char* to_string(Hazard h) {
 }
 
 Scoreboard::Scoreboard(sc_core::sc_module_name name, uint32_t max_warps)
-    : sc_core::sc_module(name), status_export("status_export"), pending_(max_warps) {
-  status_export.bind(*this);
+    : ScoreboardModule(name, max_warps), pending_(max_warps) {
   for (auto& p : pending_) p.reserve(16);
-}
-
-void Scoreboard::check_warp(uint32_t warp) const {
-  if (warp >= pending_.size())
-    throw PipelineError(std::string(name()) + ": warp slot " + std::to_string(warp) + " out of range (" +
-                        std::to_string(pending_.size()) + " slots)");
 }
 
 const Scoreboard::Entry* Scoreboard::find(uint32_t warp, uint32_t key) const {

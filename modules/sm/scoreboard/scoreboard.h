@@ -5,17 +5,14 @@
 
 #include <cstdint>
 #include <string>
-#include <systemc>
 #include <vector>
 
-#include "sm/scoreboard/scoreboard_if.h"
+#include "sm/scoreboard/scoreboard_module.h"
 
 namespace gputlm::sm {
 
-class Scoreboard : public sc_core::sc_module, public ScoreboardIF {
+class Scoreboard : public ScoreboardModule {
  public:
-  sc_core::sc_export<ScoreboardIF> status_export;
-
   Scoreboard(sc_core::sc_module_name name, uint32_t max_warps);
 
   Hazard check(uint32_t warp, const isa::Instruction& in) const override;
@@ -32,7 +29,6 @@ class Scoreboard : public sc_core::sc_module, public ScoreboardIF {
     bool long_latency = false;
   };
   const Entry* find(uint32_t warp, uint32_t key) const;
-  void check_warp(uint32_t warp) const;
   std::vector<std::vector<Entry>> pending_;  // per warp; small, searched linearly
 };
 

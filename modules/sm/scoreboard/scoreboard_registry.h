@@ -1,5 +1,5 @@
-// Scoreboards by name (sm.scoreboard.policy). Each is an sc_module implementing
-// ScoreboardIF; the SM core binds its schedulers' ports to it.
+// Scoreboards by name (sm.scoreboard.policy). Each is a ScoreboardModule (an sc_module
+// implementing ScoreboardIF); the SM core binds its schedulers' ports to it.
 #pragma once
 
 #include <cstdint>
