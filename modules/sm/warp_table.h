@@ -136,9 +136,10 @@ class WarpTable {
   // own mutators bump it; code that changes a slot through operator[] calls touch(w), or
   // barrier_released(c) when a barrier of CTA c releases its warps (on several schedulers),
   // touch_all() when it reaches every warp (a new CTA). A stage that found nothing to do at
-  // version v finds nothing again while it stays v, so it may repeat its last result instead of re-deciding (the completion scan
-  // uses version(), each WarpScheduler group_version(g), which changes only with warps w
-  // where w mod groups == g; the fetch stage re-derives just the warps touched).
+  // version v finds nothing again while it stays v, so it may repeat its last result instead
+  // of re-deciding (the completion scan uses version(), each WarpScheduler group_version(g),
+  // which changes only with warps w where w mod groups == g; the fetch stage re-derives just
+  // the warps touched).
   void set_version_groups(uint32_t groups) { group_versions_.assign(groups == 0 ? 1 : groups, 0); }
   uint64_t version() const { return version_; }
   uint64_t group_version(uint32_t g) const { return group_versions_[g]; }

@@ -210,10 +210,7 @@ bool Cache::probe_any(const uint64_t* addresses, uint32_t n, ProbeStamp* since) 
     if (!any) {
       since->gains = gains;
       since->unlogged = unlogged;
-      for (uint32_t i = 0; i < n; ++i) {
-        const uint32_t h = ProbeStamp::block_hash(tags_.block_of(addresses[i]));
-        since->blocks[h >> 6] |= uint64_t{1} << (h & 63);
-      }
+      for (uint32_t i = 0; i < n; ++i) since->add(tags_.block_of(addresses[i]));
     }
   }
   return any;

@@ -80,6 +80,10 @@ class CacheStatusIF : public virtual sc_core::sc_interface {
     static uint32_t block_hash(uint64_t block) {
       return static_cast<uint32_t>((block * 0x9E3779B97F4A7C15ull) >> 56);  // 0..255
     }
+    void add(uint64_t block) {
+      const uint32_t h = block_hash(block);
+      blocks[h >> 6] |= uint64_t{1} << (h & 63);
+    }
     bool may_hold(uint64_t block) const {
       const uint32_t h = block_hash(block);
       return (blocks[h >> 6] >> (h & 63)) & 1u;

@@ -23,14 +23,14 @@ TagArray::TagArray(uint32_t sets, uint32_t ways, uint32_t line_size, uint32_t se
 
 int32_t TagArray::find(uint32_t set, uint64_t block) const {
   // block is an address divided by the line size: never kAbsent.
-  const uint64_t* p = present_.data() + static_cast<std::size_t>(set) * ways_;
+  const uint64_t* p = present_.data() + at(set, 0);
   for (uint32_t w = 0; w < ways_; ++w)
     if (p[w] == block) return static_cast<int32_t>(w);
   return -1;
 }
 
 int32_t TagArray::victim(uint32_t set) const {
-  const std::size_t first = static_cast<std::size_t>(set) * ways_;
+  const std::size_t first = at(set, 0);
   for (uint32_t w = 0; w < ways_; ++w) {
     candidate_[w] = reserved_line_[first + w] ^ 1;
     valid_[w] = present_[first + w] != kAbsent ? 1 : 0;
@@ -51,8 +51,8 @@ void TagArray::reserve(uint32_t set, uint32_t way, uint64_t block, int32_t wid, 
   l = CacheLine{};
   l.block = block;
   l.state = LineState::Reserved;
-  present_[static_cast<std::size_t>(set) * ways_ + way] = block;
-  reserved_line_[static_cast<std::size_t>(set) * ways_ + way] = 1;
+  present_[at(set, way)] = block;
+  reserved_line_[at(set, way)] = 1;
   l.wid = wid;
   l.mshr_index = mshr_index;
   l.pending_sectors = sectors;
@@ -65,7 +65,7 @@ void TagArray::reserve_sectors(uint32_t set, uint32_t way, uint32_t sectors, int
   if (l.state == LineState::Invalid) throw std::logic_error("TagArray: sector reservation on an invalid line");
   if (l.state == LineState::Valid) ++reserved_[set];
   l.state = LineState::Reserved;
-  reserved_line_[static_cast<std::size_t>(set) * ways_ + way] = 1;
+  reserved_line_[at(set, way)] = 1;
   l.pending_sectors |= sectors;
   l.partial_sectors &= ~sectors;  // fetched now: readable at the fill (GPGPU-Sim's allocate_sector)
   l.mshr_index = mshr_index;
@@ -78,7 +78,7 @@ void TagArray::install(uint32_t set, uint32_t way, uint64_t block, int32_t wid, 
   l = CacheLine{};
   l.block = block;
   l.state = LineState::Valid;
-  present_[static_cast<std::size_t>(set) * ways_ + way] = block;
+  present_[at(set, way)] = block;
   l.wid = wid;
   l.valid_sectors = sectors;
   log_gain(block);
@@ -96,7 +96,7 @@ void TagArray::complete_fill(uint32_t set, uint32_t way, uint32_t sectors) {
   l.partial_sectors &= ~sectors;
   if (l.pending_sectors == 0) {
     l.state = LineState::Valid;
-    reserved_line_[static_cast<std::size_t>(set) * ways_ + way] = 0;
+    reserved_line_[at(set, way)] = 0;
     l.mshr_index = -1;
     --reserved_[set];
   }
@@ -131,8 +131,8 @@ void TagArray::invalidate(uint32_t set, uint32_t way) {
   if (l.state == LineState::Reserved) --reserved_[set];
   ++contents_version_;
   l = CacheLine{};
-  present_[static_cast<std::size_t>(set) * ways_ + way] = kAbsent;
-  reserved_line_[static_cast<std::size_t>(set) * ways_ + way] = 0;
+  present_[at(set, way)] = kAbsent;
+  reserved_line_[at(set, way)] = 0;
 }
 
 }  // namespace gputlm::mem

@@ -65,8 +65,8 @@ class TagArray {
   int32_t find(uint32_t set, uint64_t block) const;
   // Replacement victim among the non-reserved ways, or -1 when all are reserved.
   int32_t victim(uint32_t set) const;
-  CacheLine& line(uint32_t set, uint32_t way) { return lines_[set * ways_ + way]; }
-  const CacheLine& line(uint32_t set, uint32_t way) const { return lines_[set * ways_ + way]; }
+  CacheLine& line(uint32_t set, uint32_t way) { return lines_[at(set, way)]; }
+  const CacheLine& line(uint32_t set, uint32_t way) const { return lines_[at(set, way)]; }
   uint32_t reserved_in_set(uint32_t set) const { return reserved_[set]; }
 
   void touch(uint32_t set, uint32_t way);  // a hit: replacement update and hit bit
@@ -128,6 +128,8 @@ class TagArray {
   mutable std::vector<uint8_t> candidate_, valid_;  // scratch for victim(), sized once
   uint64_t contents_version_ = 0;
   void log_gain(uint64_t block) { gained_[gains_++ % kGainLog] = block; }
+  // Index of (set, way) in lines_, present_ and reserved_line_.
+  std::size_t at(uint32_t set, uint32_t way) const { return static_cast<std::size_t>(set) * ways_ + way; }
   uint64_t gained_[kGainLog] = {};
   uint64_t gains_ = 0, unlogged_changes_ = 0;
 };

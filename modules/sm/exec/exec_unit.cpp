@@ -16,6 +16,7 @@ ExecUnit::ExecUnit(sc_core::sc_module_name name, UnitType type, const ExecConfig
       type_(type),
       cfg_(cfg),
       timing_(cfg),
+      slices_(cfg.slices()),
       domain_(domain),
       lane_free_(cfg.width, 0),
       stats_(parent, basename()),
@@ -29,7 +30,7 @@ ExecUnit::ExecUnit(sc_core::sc_module_name name, UnitType type, const ExecConfig
   uint32_t longest = std::max({cfg.latency_sfu, cfg.latency_other, cfg.latency_branch});
   for (const auto* v : {&cfg.latency_int, &cfg.latency_fp, &cfg.latency_dp})
     for (uint32_t l : *v) longest = std::max(longest, l);
-  active_.reserve(static_cast<std::size_t>(cfg.width) * (longest + cfg.pipeline_registers + cfg.slices()) +
+  active_.reserve(static_cast<std::size_t>(cfg.width) * (longest + cfg.pipeline_registers + slices_) +
                   cfg.result_buffer);
 }
 
@@ -50,15 +51,14 @@ void ExecUnit::receive(WarpInstruction& wi) {
   if (!wi.instr) throw PipelineError(std::string(name()) + ": warp instruction without a decoded instruction");
   const OpTiming& t = timing_.of(*wi.instr);
   // A warp of 32 threads on simd_width lanes: one slice a cycle, so the unit's lane is taken
-  // for at least `slices` cycles and the result is complete when the last slice is.
-  const uint32_t slices = cfg_.slices();
+  // for at least slices_ cycles and the result is complete when the last slice is.
   for (uint64_t& f : lane_free_) {
     if (f <= now) {
-      f = now + std::max(t.initiation, slices);
+      f = now + std::max(t.initiation, slices_);
       break;
     }
   }
-  active_.push_back(Entry{&wi, now + t.latency + (slices - 1) + cfg_.pipeline_registers});
+  active_.push_back(Entry{&wi, now + t.latency + (slices_ - 1) + cfg_.pipeline_registers});
   ++instructions_;
   wake_owner();
 }

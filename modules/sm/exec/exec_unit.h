@@ -55,6 +55,7 @@ class ExecUnit : public sc_core::sc_module, public PipelineStage, public UnitSta
   UnitType type_;
   ExecConfig cfg_;
   OpTimingTable timing_;
+  uint32_t slices_;  // cycles a warp instruction occupies a lane (after timing_: cfg validated)
   const ClockDomain& domain_;
   std::vector<uint64_t> lane_free_;  // first cycle each lane accepts again
   std::vector<Entry> active_;        // in the pipeline or finished and waiting for writeback
