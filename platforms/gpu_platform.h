@@ -1,6 +1,7 @@
-// The GPU platforms (fermi, pascal: gpu::GpuConfig::kPlatforms) share one GPU top
+// The GPU platforms (fermi, pascal, ilp: gpu::GpuConfig::platforms()) share one GPU top
 // (modules/gpu); they differ only in their configs (configs/fermi_gtx480.json,
-// configs/pascal_titanx.json). This reads such a config, whichever GPU it names.
+// configs/pascal_titanx.json, configs/ilp_baseline.json). This reads such a config,
+// whichever GPU it names.
 #pragma once
 
 #include <string>

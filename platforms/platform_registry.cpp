@@ -2,6 +2,7 @@
 
 #include "platforms/demo/demo_platform.h"
 #include "platforms/fermi/fermi_platform.h"
+#include "platforms/ilp/ilp_platform.h"
 #include "platforms/pascal/pascal_platform.h"
 #include "platforms/soc/soc_platform.h"
 
@@ -13,6 +14,7 @@ const std::map<std::string, PlatformInfo>& registry() {
   static const std::map<std::string, PlatformInfo> r = {
       {"demo", demo::platform_info()},
       {"fermi", fermi::platform_info()},
+      {"ilp", ilp::platform_info()},
       {"pascal", pascal::platform_info()},
       {"soc", soc::platform_info()},
   };

@@ -51,9 +51,9 @@ struct WatchdogConfig {
 };
 
 struct GpuConfig {
-  // The platform names a GPU config may give: one GPU top, two configs.
+  // The platform names a GPU config may give: one GPU top, three configs.
   static const std::vector<std::string>& platforms() {
-    static const std::vector<std::string> names = {"fermi", "pascal"};
+    static const std::vector<std::string> names = {"fermi", "pascal", "ilp"};
     return names;
   }
   std::string platform = "fermi";
@@ -71,8 +71,8 @@ struct GpuConfig {
 
   template <class V>
   void visit(V& v) {
-    v.param("platform", platform, "platform to build (a GPU platform: fermi or pascal; they differ only in their "
-            "configs)", config::one_of(platforms()));
+    v.param("platform", platform, "platform to build (a GPU platform: fermi, pascal or ilp; they differ only in "
+            "their configs)", config::one_of(platforms()));
     v.param("name", name, "a label for reports (e.g. GTX480)", config::any());
     v.param("sms", sms, "number of SMs (GPGPU-Sim -gpgpu_n_clusters x -gpgpu_n_cores_per_cluster)",
             config::in_range(1, 1024));
