@@ -145,13 +145,20 @@ Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32
   lsu_.set_waker(wake);
   writeback_.set_waker(wake);
   for (auto& u : units_) u->set_waker(wake);
+  for (std::size_t i = 0; i < units_.size(); ++i) units_[i]->set_activity_mask(&busy_units_, uint64_t{1} << i);
 }
 
 Sm::~Sm() = default;
 
 bool Sm::tick(uint64_t cycle) {
   bool busy = writeback_.tick(cycle);
-  for (auto& u : units_) busy = u->tick(cycle) || busy;
+  // Busy units only, in order: an idle unit's tick only repeats "not blocked" (NextCycleFlag
+  // answers that by default), and one that receives an instruction sets its bit again.
+  for (uint64_t m = busy_units_; m != 0; m &= m - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctzll(m));
+    if (units_[i]->tick(cycle)) busy = true;
+    else busy_units_ &= ~(uint64_t{1} << i);
+  }
   busy = lsu_.tick(cycle) || busy;
   busy = oc_.tick(cycle) || busy;
   busy = core_.tick_issue(cycle) || busy;

@@ -94,6 +94,7 @@ class Sm : public sc_core::sc_module, public SmCtaIF {
   MemPortArbiter arbiter_;
   OperandCollector oc_;
   std::vector<std::unique_ptr<ExecUnit>> units_;
+  uint64_t busy_units_ = 0;  // bit i: units_[i] holds instructions (ticked); idle units are skipped
   Lsu lsu_;
   Writeback writeback_;
   std::vector<std::unique_ptr<TlmPassThrough>> taps_;  // observers on sockets, when asked for

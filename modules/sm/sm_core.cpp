@@ -133,12 +133,10 @@ void SmCore::launch_cta(KernelInstance& k, uint64_t cta_linear_id) {
   uint32_t w = 0;
   for (uint32_t i = 0; i < cta.warps.size(); ++i) {
     while (table_[w].valid) ++w;  // lowest free slots, ascending (deterministic)
-    table_.clear(w);
+    table_.place(w, c);
     WarpSlot& s = table_[w];
-    s.valid = true;
     s.grid = k.grid;
     s.ctx = &cta.warps[i];
-    s.cta_slot = c;
     s.kernel_id = k.id;
     s.elf = k.elf;
     s.cta_global = static_cast<int32_t>(cta_linear_id);

@@ -72,8 +72,17 @@ uint64_t WarpTable::next_fetch_pc(uint32_t w) const {
   return s.grid->peek_pc(*s.ctx);
 }
 
+void WarpTable::place(uint32_t w, uint32_t cta_slot) {
+  clear(w);
+  slots_[w].valid = true;
+  slots_[w].cta_slot = cta_slot;
+  if (cta_slot >= cta_warps_.size()) cta_warps_.resize(cta_slot + 1, 0);
+  cta_warps_[cta_slot] |= uint64_t{1} << w;
+}
+
 void WarpTable::clear(uint32_t w) {
   WarpSlot& s = slots_[w];
+  if (s.valid && s.cta_slot < cta_warps_.size()) cta_warps_[s.cta_slot] &= ~(uint64_t{1} << w);
   std::vector<IBufferEntry> keep = std::move(s.ibuf);
   s = WarpSlot{};
   s.ibuf = std::move(keep);

@@ -108,11 +108,16 @@ class WarpTable {
   // barrier_released when a step releases the CTA's barrier.
   bool ready(uint32_t w) const { return slots_[w].ready; }
   void sync_status(uint32_t w) { slots_[w].ready = slots_[w].ctx->status == isa::WarpStatus::Ready; }
-  // Calls f(w) for every warp slot holding a warp of CTA slot cta_slot, ascending.
+  // Makes slot w (cleared) hold a warp of CTA slot cta_slot; the other fields are the
+  // caller's to fill.
+  void place(uint32_t w, uint32_t cta_slot);
+  // Calls f(w) for every warp slot holding a warp of CTA slot cta_slot, ascending (from a
+  // per-CTA mask: a scan of every slot would read a host cache line per slot). f may
+  // clear the slot it is given.
   template <class F>
   void for_each_warp_of_cta(uint32_t cta_slot, F f) {
-    for (uint32_t w = 0; w < slots_.size(); ++w)
-      if (slots_[w].valid && slots_[w].cta_slot == cta_slot) f(w);
+    if (cta_slot >= cta_warps_.size()) return;
+    for (uint64_t m = cta_warps_[cta_slot]; m != 0; m &= m - 1) f(static_cast<uint32_t>(__builtin_ctzll(m)));
   }
 
   void clear(uint32_t w);
@@ -194,6 +199,7 @@ class WarpTable {
   std::vector<uint64_t> group_versions_ = std::vector<uint64_t>(1, 0);
   std::vector<uint64_t> warp_touches_;  // per slot: touch(w) calls
   uint64_t all_touches_ = 0;            // touch_all() calls
+  std::vector<uint64_t> cta_warps_;     // per CTA slot: the warp slots place() gave it
   std::vector<WarpSlot> slots_;
   void set_head_class(uint32_t w, uint8_t c);
   uint64_t head_changes_ = 0;

@@ -61,6 +61,10 @@ TEST_CASE("pascal platform is registered and takes overrides and bad keys like f
   CHECK_THROWS_WITH(load({"sm.lsu.global_l1d_bypass=all"}),
                     Catch::Contains("sm.lsu.global_l1d_bypass") && Catch::Contains("none, cg, all_but_nc"));
   CHECK_THROWS_WITH(load({"sm.exec.sp_units=6"}), Catch::Contains("exec.sp_units"));
+  // The SM keeps its busy execution units in a 64-bit mask.
+  CHECK_THROWS_WITH(load({"sm.exec.sp_units=60", "sm.exec.sfu_units=8"}),
+                    Catch::Contains("exec.sp_units") && Catch::Contains("at most 64 execution units"));
+  CHECK_NOTHROW(load({"sm.exec.sp_units=56", "sm.exec.sfu_units=8"}));
   CHECK_THROWS_WITH(load({"sm.l1d.wayz=4"}), Catch::Contains("sm.l1d.wayz"));
   auto wrong = config::ConfigSource::from_file("configs/pascal_titanx.json");
   wrong.apply_override("platform=kepler");

@@ -21,10 +21,8 @@ std::vector<uint32_t> place(WarpTable& t, KawsState& k, const KernelInstance& ke
   uint32_t w = 0;
   for (uint32_t i = 0; i < warps; ++i) {
     while (t[w].valid) ++w;
-    t.clear(w);
-    t[w].valid = true;
+    t.place(w, cta);
     t[w].kernel_id = kernel.id;
-    t[w].cta_slot = cta;
     t[w].age = warp_age(seq, i);
     slots.push_back(w);
   }

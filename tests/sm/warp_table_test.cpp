@@ -96,9 +96,8 @@ TEST_CASE("warp table: ready follows the status on sync and barrier release and 
   WarpTable t(4, 2);
   std::vector<isa::WarpContext> ctx(4);
   for (uint32_t w = 0; w < 4; ++w) {
-    t[w].valid = true;
+    t.place(w, w < 3 ? 0 : 1);  // warps 0-2 in CTA slot 0, warp 3 in CTA slot 1
     t[w].ctx = &ctx[w];
-    t[w].cta_slot = w < 3 ? 0 : 1;  // warps 0-2 in CTA slot 0, warp 3 in CTA slot 1
     CHECK_FALSE(t.ready(w));         // a cleared slot is not Ready until synced
     t.sync_status(w);
     CHECK(t.ready(w));
@@ -137,4 +136,34 @@ TEST_CASE("warp table: ready follows the status on sync and barrier release and 
   t.clear(1);  // a retired slot leaves the set too
   CHECK(t.finishing() == 0);
   CHECK_FALSE(t.ready(1));
+}
+
+TEST_CASE("warp table: the warps of a CTA are the slots placed in it until cleared", "[sm][warp_table]") {
+  WarpTable t(64, 2);
+  auto warps_of = [&](uint32_t c) {
+    std::vector<uint32_t> v;
+    t.for_each_warp_of_cta(c, [&](uint32_t w) { v.push_back(w); });
+    return v;
+  };
+  for (uint32_t w : {63u, 2u, 40u}) t.place(w, 5);
+  t.place(7, 0);
+  CHECK(warps_of(5) == std::vector<uint32_t>{2, 40, 63});  // ascending, whatever the order placed
+  CHECK(warps_of(0) == std::vector<uint32_t>{7});
+  CHECK(warps_of(31).empty());  // never used
+  CHECK(t[40].valid);
+  CHECK(t[40].cta_slot == 5);
+  t.clear(40);
+  CHECK(warps_of(5) == std::vector<uint32_t>{2, 63});
+  // A slot placed again moves to its new CTA; clearing every slot of a CTA while visiting it
+  // (retirement) visits each once.
+  t.place(63, 0);
+  CHECK(warps_of(0) == std::vector<uint32_t>{7, 63});
+  std::vector<uint32_t> visited;
+  t.for_each_warp_of_cta(0, [&](uint32_t w) {
+    visited.push_back(w);
+    t.clear(w);
+  });
+  CHECK(visited == std::vector<uint32_t>{7, 63});
+  CHECK(warps_of(0).empty());
+  CHECK(warps_of(5) == std::vector<uint32_t>{2});
 }

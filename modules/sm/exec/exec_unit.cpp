@@ -13,17 +13,19 @@ ExecUnit::ExecUnit(sc_core::sc_module_name name, UnitType type, const ExecConfig
       out("out"),
       status_export("status_export"),
       writeback_status("writeback_status"),
+      lane_free_(cfg.width, 0),
+      domain_(domain),
+      result_buffer_(cfg.result_buffer),
+      pipeline_registers_(cfg.pipeline_registers),
       type_(type),
       cfg_(cfg),
       timing_(cfg),
-      slices_(cfg.slices()),
-      domain_(domain),
-      lane_free_(cfg.width, 0),
       stats_(parent, basename()),
-      instructions_(stats_, "instructions", "warp instructions executed"),
+      instructions_(stats_, "instructions", "warp instructions executed", instructions_count_),
       writeback_stall_cycles_(stats_, "writeback_stall_cycles",
-                              "cycles a finished result waited because writeback had no room"),
-      busy_cycles_(stats_, "busy_cycles", "cycles with at least one instruction in the unit") {
+                              "cycles a finished result waited because writeback had no room", writeback_stall_count_),
+      busy_cycles_(stats_, "busy_cycles", "cycles with at least one instruction in the unit", busy_cycles_count_) {
+  slices_ = cfg.slices();  // after timing_ validated cfg
   status_export.bind(*this);
   in.register_receiver([this](WarpInstruction& wi) { receive(wi); });
   // Enough for every lane issuing each cycle over the longest latency, plus the buffer.
@@ -58,17 +60,19 @@ void ExecUnit::receive(WarpInstruction& wi) {
       break;
     }
   }
-  active_.push_back(Entry{&wi, now + t.latency + (slices_ - 1) + cfg_.pipeline_registers});
-  ++instructions_;
+  active_.push_back(Entry{&wi, now + t.latency + (slices_ - 1) + pipeline_registers_});
+  ++instructions_count_;
+  if (activity_mask_) *activity_mask_ |= activity_bit_;
   wake_owner();
 }
 
 bool ExecUnit::tick(uint64_t cycle) {
-  if (active_.empty()) {
+  if (active_.empty()) {  // (an owner with an activity mask skips this tick: nothing changes)
     blocked_.set(cycle + 1, false);
     return false;
   }
-  ++busy_cycles_;
+  ++busy_cycles_count_;
+  if (writeback_if_ == nullptr) writeback_if_ = writeback_status.operator->();  // bound by now
   uint32_t finished = 0;
   for (;;) {
     // Oldest finished first, then issue order (seq): deterministic.
@@ -81,9 +85,9 @@ bool ExecUnit::tick(uint64_t cycle) {
         best = i;
     }
     if (best == active_.size()) break;
-    if (!writeback_status->can_accept()) {
+    if (!writeback_if_->can_accept()) {
       for (const Entry& e : active_) finished += e.ready <= cycle ? 1 : 0;
-      ++writeback_stall_cycles_;
+      ++writeback_stall_count_;
       break;
     }
     WarpInstruction* wi = active_[best].wi;
@@ -92,7 +96,7 @@ bool ExecUnit::tick(uint64_t cycle) {
     out.send(*wi);
   }
   // Finished results that found no writeback room block the unit's input next cycle.
-  blocked_.set(cycle + 1, finished >= cfg_.result_buffer);
+  blocked_.set(cycle + 1, finished >= result_buffer_);
   return !active_.empty();
 }
 

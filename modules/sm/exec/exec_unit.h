@@ -42,6 +42,12 @@ class ExecUnit : public sc_core::sc_module, public PipelineStage, public UnitSta
   std::string state_dump() const override;
 
   bool idle() const { return active_.empty(); }
+  // The owner's mask of units to tick: receive() sets `bit` in it (an idle unit's tick does
+  // nothing, so the owner skips it until then).
+  void set_activity_mask(uint64_t* mask, uint64_t bit) {
+    activity_mask_ = mask;
+    activity_bit_ = bit;
+  }
   const OpTimingTable& timing() const { return timing_; }
   stats::Group& stats_group() { return stats_; }
 
@@ -52,17 +58,26 @@ class ExecUnit : public sc_core::sc_module, public PipelineStage, public UnitSta
   };
   void receive(WarpInstruction& wi);
 
+  // What tick, can_accept and receive read, together (on a GPU of many SMs a unit is cold
+  // when its SM's turn comes).
+  std::vector<Entry> active_;        // in the pipeline or finished and waiting for writeback
+  std::vector<uint64_t> lane_free_;  // first cycle each lane accepts again
+  NextCycleFlag blocked_;            // result buffer full for the next cycle
+  const ClockDomain& domain_;
+  WritebackStatusIF* writeback_if_ = nullptr;  // writeback_status's interface, found at the first tick
+  uint64_t* activity_mask_ = nullptr;
+  uint64_t activity_bit_ = 0;
+  uint64_t instructions_count_ = 0, busy_cycles_count_ = 0, writeback_stall_count_ = 0;
+  uint32_t slices_;         // cycles a warp instruction occupies a lane (cfg validated by timing_)
+  uint32_t result_buffer_;  // cfg_.result_buffer
+  uint32_t pipeline_registers_;
+
   UnitType type_;
   ExecConfig cfg_;
   OpTimingTable timing_;
-  uint32_t slices_;  // cycles a warp instruction occupies a lane (after timing_: cfg validated)
-  const ClockDomain& domain_;
-  std::vector<uint64_t> lane_free_;  // first cycle each lane accepts again
-  std::vector<Entry> active_;        // in the pipeline or finished and waiting for writeback
-  NextCycleFlag blocked_;            // result buffer full for the next cycle
 
   stats::Group stats_;
-  stats::Counter instructions_, writeback_stall_cycles_, busy_cycles_;
+  stats::CounterRef instructions_, writeback_stall_cycles_, busy_cycles_;
 };
 
 }  // namespace gputlm::sm

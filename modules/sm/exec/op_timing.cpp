@@ -25,6 +25,10 @@ void ExecConfig::validate(const std::string& key_prefix) const {
   five(initiation_dp, "initiation_dp");
   if (sp_units == 0) throw config::ConfigError("key '" + p + "sp_units': at least one SP unit is needed");
   if (sfu_units == 0) throw config::ConfigError("key '" + p + "sfu_units': at least one SFU unit is needed");
+  if (uint64_t{sp_units} + sfu_units + dp_units + int_units > 64)
+    throw config::ConfigError("key '" + p + "sp_units': sp_units + sfu_units + dp_units + int_units is " +
+                              std::to_string(uint64_t{sp_units} + sfu_units + dp_units + int_units) +
+                              "; an SM has at most 64 execution units");
   if (width == 0 || result_buffer == 0 || writeback_ports == 0 || writeback_buffer == 0 || latency_sfu == 0 ||
       initiation_sfu == 0 || latency_other == 0 || initiation_other == 0 || latency_shfl == 0 || initiation_shfl == 0)
     throw config::ConfigError("key '" + p + "': width, result_buffer, writeback_ports, writeback_buffer and the "

@@ -99,18 +99,23 @@ OperandCollector::OperandCollector(sc_core::sc_module_name name, const OperandCo
   issue_in.register_receiver([this](WarpInstruction& wi) { receive(wi); });
 
   const uint32_t groups = cfg_.per_scheduler ? cfg_.schedulers : 1;
+  ranges_.resize(static_cast<std::size_t>(groups) * kUnitTypes);
   for (uint32_t s = 0; s < groups; ++s) {
     for (UnitType u : {UnitType::Sp, UnitType::Sfu, UnitType::Dp, UnitType::Int, UnitType::Mem}) {
       if ((u == UnitType::Dp && !has_dp_) || (u == UnitType::Int && !has_int_)) continue;
+      Range& r = ranges_[s * kUnitTypes + static_cast<uint32_t>(u)];
+      r.first = static_cast<uint32_t>(collectors_.size());
       for (uint32_t k = 0; k < cfg_.collectors(u); ++k) {
         Collector c;
         c.type = u;
         c.scheduler = s;
         collectors_.push_back(c);
       }
+      r.end = static_cast<uint32_t>(collectors_.size());
     }
   }
   tried_.assign(collectors_.size(), 0);
+  complete_.assign((collectors_.size() + 63) / 64, 0);
   banks_.resize(cfg_.register_banks);
   for (auto& b : banks_) b.reserve(collectors_.size() * kMaxReadKeys);
 }
@@ -118,9 +123,11 @@ OperandCollector::OperandCollector(sc_core::sc_module_name name, const OperandCo
 UnitType OperandCollector::unit_for(const isa::Instruction& in) const { return default_unit_for(in, has_dp_, has_int_, divide_on_sfu_); }
 
 int32_t OperandCollector::find_free(uint32_t scheduler, UnitType unit, uint64_t now) const {
-  for (std::size_t i = 0; i < collectors_.size(); ++i) {
+  const std::size_t group = cfg_.per_scheduler ? scheduler : 0;
+  if (group * kUnitTypes >= ranges_.size()) return -1;
+  const Range& r = ranges_[group * kUnitTypes + static_cast<uint32_t>(unit)];
+  for (uint32_t i = r.first; i < r.end; ++i) {
     const Collector& c = collectors_[i];
-    if (c.type != unit || (cfg_.per_scheduler && c.scheduler != scheduler)) continue;
     if (!c.wi && c.free_from <= now) return static_cast<int32_t>(i);
   }
   return -1;
@@ -169,6 +176,7 @@ void OperandCollector::receive(WarpInstruction& wi) {
     banks_[bank_of(reg, wi.warp)].push_back(ReadRequest{order_++, now + 1, static_cast<uint32_t>(idx)});
     ++c.pending;
   }
+  if (c.pending == 0) set_complete(static_cast<std::size_t>(idx));
   wake_owner();
 }
 
@@ -178,21 +186,25 @@ void OperandCollector::dispatch_ready(uint64_t cycle) {
   for (;;) {
     // Oldest ready instruction first.
     std::size_t best = collectors_.size();
-    for (std::size_t i = 0; i < collectors_.size(); ++i) {
-      const Collector& c = collectors_[i];
-      if (!c.wi || c.pending > 0 || c.ready > cycle || tried_[i]) continue;
-      if (best == collectors_.size() || c.seq < collectors_[best].seq) best = i;
+    for (std::size_t w = 0; w < complete_.size(); ++w) {
+      for (uint64_t m = complete_[w]; m != 0; m &= m - 1) {
+        const std::size_t i = w * 64 + static_cast<std::size_t>(__builtin_ctzll(m));
+        const Collector& c = collectors_[i];
+        if (c.ready > cycle || tried_[i]) continue;
+        if (best == collectors_.size() || c.seq < collectors_[best].seq) best = i;
+      }
     }
     if (best == collectors_.size()) break;
     Collector& c = collectors_[best];
     bool sent = false;
     for (std::size_t p = 0; p < ports_.size() && !sent; ++p) {
       if (ports_[p] != c.type || (port_scheduler_[p] != kAnyScheduler && port_scheduler_[p] != c.scheduler) ||
-          !unit_status[p]->can_accept())
+          !unit_if_[p]->can_accept())
         continue;
       WarpInstruction* wi = c.wi;
       wi->dispatch_cycle = cycle;
       c.wi = nullptr;
+      clear_complete(best);
       c.free_from = cycle + 1;
       last_free_from_ = c.free_from;
       ++collector_events_;
@@ -207,8 +219,8 @@ void OperandCollector::dispatch_ready(uint64_t cycle) {
       // Its units are full this cycle; it keeps its instruction. So do the others of its
       // type and scheduler: they wait for the same ports, and dispatching frees none.
       stalled = true;
-      for (std::size_t i = 0; i < collectors_.size(); ++i)
-        if (collectors_[i].type == c.type && collectors_[i].scheduler == c.scheduler) tried_[i] = 1;
+      const Range& r = ranges_[c.scheduler * kUnitTypes + static_cast<uint32_t>(c.type)];
+      for (uint32_t i = r.first; i < r.end; ++i) tried_[i] = 1;
     }
   }
   if (stalled) ++dispatch_stall_cycles_;
@@ -229,7 +241,8 @@ void OperandCollector::read_banks(uint64_t cycle) {
     }
     if (best == bank.size()) continue;
     if (eligible > 1) ++bank_conflict_cycles_;
-    Collector& c = collectors_[bank[best].collector];
+    const uint32_t ci = bank[best].collector;
+    Collector& c = collectors_[ci];
     bank.erase(bank.begin() + static_cast<std::ptrdiff_t>(best));
     if (c.read_cycle != cycle) {
       c.read_cycle = cycle;
@@ -237,12 +250,17 @@ void OperandCollector::read_banks(uint64_t cycle) {
     }
     ++c.reads_in_cycle;
     ++operand_reads_;
-    if (--c.pending == 0) c.ready = cycle + 1;
+    if (--c.pending == 0) {
+      c.ready = cycle + 1;
+      set_complete(ci);
+    }
   }
 }
 
 bool OperandCollector::tick(uint64_t cycle) {
   if (occupied_ == 0) return false;
+  if (unit_if_.empty())  // bound by now (one dense array: the ports are objects of their own)
+    for (std::size_t p = 0; p < unit_status.size(); ++p) unit_if_.push_back(unit_status[p].operator->());
   dispatch_ready(cycle);
   read_banks(cycle);
   return occupied_ > 0;

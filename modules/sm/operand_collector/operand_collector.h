@@ -97,7 +97,19 @@ class OperandCollector : public sc_core::sc_module, public PipelineStage, public
   std::vector<UnitType> ports_;
   static constexpr uint32_t kAnyScheduler = 0xffffffffu;
   std::vector<uint32_t> port_scheduler_;  // per port: the scheduler it serves (units_per_scheduler)
+  std::vector<UnitStatusIF*> unit_if_;    // per port: unit_status[p]'s interface, found at the first tick
   std::vector<Collector> collectors_;
+  // Per (scheduler group, unit type), at group * kUnitTypes + type: the collectors it may
+  // use, a contiguous range of collectors_ (a search reads those only, not every collector).
+  struct Range {
+    uint32_t first = 0, end = 0;
+  };
+  std::vector<Range> ranges_;
+  // Collectors holding an instruction with every operand read (bit i = collectors_[i]): the
+  // dispatch scan's candidates.
+  std::vector<uint64_t> complete_;
+  void set_complete(std::size_t i) { complete_[i >> 6] |= uint64_t{1} << (i & 63); }
+  void clear_complete(std::size_t i) { complete_[i >> 6] &= ~(uint64_t{1} << (i & 63)); }
   std::vector<uint8_t> tried_;  // scratch: collectors whose units refused this cycle
   std::vector<std::vector<ReadRequest>> banks_;
   uint64_t order_ = 0;

@@ -78,7 +78,7 @@ class SchedulerPolicyIF {
   // Whether order() changes only through issued()/warp_removed() and the warps passed in.
   // The scheduler then skips re-deciding in cycles where nothing it reads has changed; a
   // policy driven by other state (time, cache feedback, counters of other blocks) returns
-  // false and is asked every cycle.
+  // false and is asked every cycle. A property of the policy: the scheduler asks it once.
   virtual bool order_changes_only_on_issue() const { return true; }
   // A policy whose order or veto also depends on state outside the scheduler that is
   // versioned (Mascar: the SM's mode, owner and WST) returns true here and a value from

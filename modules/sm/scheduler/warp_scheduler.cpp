@@ -70,18 +70,21 @@ WarpScheduler::WarpScheduler(sc_core::sc_module_name name, uint32_t id, const Sm
       issue("issue"),
       scoreboard("scoreboard"),
       issue_status("issue_status"),
-      id_(id),
-      cfg_(cfg),
       table_(table),
       shared_(shared),
-      policy_(make_scheduler_policy(cfg.scheduler, "sm.scheduler", PolicyContext{&table, shared.elf.get(), shared.ccws.get(), shared.mascar.get(), shared.owl.get(), shared.laws.get(),
-                                                        shared.kaws.get()})),
+      cfg_(cfg),
+      policy_(make_scheduler_policy(cfg.scheduler, "sm.scheduler",
+                                    PolicyContext{&table, shared.elf.get(), shared.ccws.get(), shared.mascar.get(),
+                                                  shared.owl.get(), shared.laws.get(), shared.kaws.get()})),
+      id_(id),
+      order_on_issue_only_(policy_->order_changes_only_on_issue()),
+      watch_versions_(policy_->has_state_version()),
+      check_index_(table.size()),
       wants_outcome_(policy_->wants_issue_outcome()),
       vetoes_(policy_->vetoes_instructions()),
       versioned_(policy_->has_state_version()),
-      watch_versions_(versioned_),
-      last_block_(table.size(), WarpBlock::NotEligible),
-      check_index_(table.size()) {
+      last_block_(table.size(), WarpBlock::NotEligible) {
+  update_may_repeat();
   const uint32_t n = cfg.scheduler.count, own = (table.size() + n - 1) / n;
   for (uint32_t w = 0; w < table.size(); ++w) check_index_[w] = static_cast<uint8_t>(w % n == id ? w / n : own + w);
   checks_.resize(own + table.size());
@@ -98,18 +101,15 @@ WarpScheduler::Readiness WarpScheduler::evaluate(uint32_t slot) const {
   // is unchanged too. Both are kept per warp.
   WarpCheck& c = checks_[check_index_[slot]];
   const uint64_t version = table_.warp_version(slot);
-  if (!cache_checks_ || c.version != version || c.epoch != check_epoch_) {
-    c = WarpCheck{version, check_epoch_, check_warp(slot)};
-  }
+  if (!cache_checks_ || c.version != version) c = WarpCheck{version, check_warp(slot)};
   Readiness r;
   r.block = c.result.block;
   if (!c.result.has_head) return r;
   if (filter_ && ((filter_classes_ >> c.result.head_class) & 1u)) {
     // Asked before the scoreboard's verdict counts: a refused warp is not eligible.
-    if (!cache_checks_ || !c.filter_known || c.filter_version != filter_version_seen_) {
+    if (!cache_checks_ || c.filter_generation != filter_generation_) {
       c.filter_ok = filter_(slot, *table_.ibuf_head(slot).instr);
-      c.filter_known = true;
-      c.filter_version = filter_version_seen_;
+      c.filter_generation = filter_generation_;
     }
     if (!c.filter_ok) {
       r.block = WarpBlock::NotEligible;
@@ -120,7 +120,7 @@ WarpScheduler::Readiness WarpScheduler::evaluate(uint32_t slot) const {
   const uint8_t unit_bit = static_cast<uint8_t>(1u << static_cast<uint32_t>(c.result.unit));
   if ((units_known_ & unit_bit) == 0) {
     units_known_ |= unit_bit;
-    if (issue_status->can_accept(id_, c.result.unit)) units_open_ |= unit_bit;
+    if (status_if_->can_accept(id_, c.result.unit)) units_open_ |= unit_bit;
     else units_open_ &= static_cast<uint8_t>(~unit_bit);
   }
   if ((units_open_ & unit_bit) == 0) {
@@ -147,7 +147,7 @@ WarpScheduler::CheckResult WarpScheduler::check_warp(uint32_t slot) const {
   const IBufferEntry& head = table_.ibuf_head(slot);
   r.has_head = true;
   r.head_class = static_cast<uint8_t>(head.instr->cls);
-  switch (scoreboard->check(slot, *head.instr)) {
+  switch (scoreboard_if_->check(slot, *head.instr)) {
     case Hazard::Memory: r.block = WarpBlock::ScoreboardMemory; return r;
     case Hazard::Other: r.block = WarpBlock::ScoreboardOther; return r;
     case Hazard::None: break;
@@ -191,7 +191,7 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
   wi.is_global_load = head.instr->is_load && head.instr->cls == isa::OpClass::MemGlobal;
   wi.is_branch = r.is_branch;
   wi.elf_recalc = (head.instr->flags & isa::kElfRecalc) != 0;
-  scoreboard->reserve(wi);
+  scoreboard_if_->reserve(wi);
 
   table_.ibuf_pop(slot);
   if (r.warp_finished) {
@@ -224,10 +224,8 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
 }
 
 bool WarpScheduler::decision_unchanged(uint64_t cycle) const {
-  return last_issued_ == 0 && !inputs_changed_ && decided_at_version_ == table_.group_version(id_) &&
-         (!waited_on_unit_ || decided_at_availability_ == issue_status->availability_version(cycle)) &&
-         (!filter_ || filter_version_) &&
-         !sharing_ && policy_->order_changes_only_on_issue();
+  return last_issued_ == 0 && !inputs_changed_ && may_repeat_ && decided_at_version_ == table_.group_version(id_) &&
+         (!waited_on_unit_ || decided_at_availability_ == status_if_->availability_version(cycle));
 }
 
 void WarpScheduler::verify_repeat(uint64_t cycle) {
@@ -295,9 +293,17 @@ void WarpScheduler::order_warps() {
 }
 
 uint32_t WarpScheduler::tick(uint64_t cycle) {
+  if (status_if_ == nullptr) {  // bound by now: SystemC checks the ports before the first tick
+    scoreboard_if_ = scoreboard.operator->();
+    status_if_ = issue_status.operator->();
+  }
   if (watch_versions_) {  // changed versioned inputs: re-order and re-decide
     if (filter_version_ && filter_version_() != filter_version_seen_) {
       filter_version_seen_ = filter_version_();
+      if (++filter_generation_ == 0) {  // wrapped: no entry may match an old generation
+        for (WarpCheck& c : checks_) c.filter_generation = 0;
+        filter_generation_ = 1;
+      }
       inputs_changed_ = true;
     }
     if (versioned_) {
@@ -318,7 +324,7 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
   // The policy's order is a function of the resident warps and of what this scheduler
   // issued, and of a versioned policy's state (order_stale_ set above): recompute it only
   // when one of them (or the warp limit) changed.
-  if (order_residency_ != table_.residency_version() || !policy_->order_changes_only_on_issue())
+  if (order_residency_ != table_.residency_version() || !order_on_issue_only_)
     order_stale_ = true;
   inputs_changed_ = false;
   if (order_stale_) order_warps();
@@ -367,7 +373,7 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
   // (units_known_): a warp refused by the unit, and also one the policy vetoed after its
   // unit accepted (it is UnitMemory, not NotEligible, once the unit is busy).
   waited_on_unit_ = units_known_ != 0;
-  decided_at_availability_ = issue_status->availability_version(cycle);
+  decided_at_availability_ = status_if_->availability_version(cycle);
   add_stall(1);
   return 0;
 }

@@ -82,8 +82,8 @@ class WarpScheduler : public sc_core::sc_module {
   // Throttling hooks. Warps whose bit is clear may not issue (Mascar stall bits, LAWS-TH
   // warp limits); default all set.
   void set_issue_mask(uint64_t mask) {
+    if (mask != mask_) forget_checks();
     mask_ = mask;
-    ++check_epoch_;
     inputs_changed_ = true;
   }
   uint64_t issue_mask() const { return mask_; }
@@ -107,8 +107,9 @@ class WarpScheduler : public sc_core::sc_module {
     filter_classes_ = classes;
     filter_version_ = std::move(version);
     cache_checks_ = !filter_ || filter_version_;  // unversioned answers are asked every time
-    ++check_epoch_;
+    forget_checks();
     watch_versions_ = versioned_ || filter_version_;
+    update_may_repeat();
     inputs_changed_ = true;
     order_stale_ = true;
   }
@@ -131,6 +132,7 @@ class WarpScheduler : public sc_core::sc_module {
   using SharingSource = std::function<void(uint32_t scheduler, std::vector<uint32_t>& slots)>;
   void set_sharing_source(SharingSource f) {
     sharing_ = std::move(f);
+    update_may_repeat();
     inputs_changed_ = true;
   }
   uint64_t shared_issues() const { return shared_issues_; }
@@ -159,13 +161,23 @@ class WarpScheduler : public sc_core::sc_module {
     UnitType unit = UnitType::Sp;
   };
   CheckResult check_warp(uint32_t slot) const;
-  struct WarpCheck {  // a warp's CheckResult and the filter's answer, and when they were found
-    uint64_t version = ~uint64_t{0};  // WarpTable::warp_version
-    uint64_t epoch = ~uint64_t{0};    // check_epoch_
+  // A warp's CheckResult and the filter's answer, and when they were found. 16 bytes, four
+  // to a host cache line: a scheduler reads its warps' entries every decision.
+  static constexpr uint64_t kUnchecked = ~uint64_t{0};
+  struct WarpCheck {
+    uint64_t version = kUnchecked;  // WarpTable::warp_version the result was found at
     CheckResult result;
-    bool filter_known = false, filter_ok = true;
-    uint64_t filter_version = 0;  // filter_version_seen_ when filter_ok was asked
+    bool filter_ok = true;
+    uint16_t filter_generation = 0;  // filter_generation_ when filter_ok was asked; 0 = not asked
   };
+  static_assert(sizeof(WarpCheck) == 16, "four WarpChecks to a 64-byte line");
+  // Every warp's check is to be redone (the mask or the filter changed).
+  void forget_checks() {
+    for (WarpCheck& c : checks_) c = WarpCheck{};
+  }
+  // Whether an unchanged decision may be repeated at all (a filter without a version, a
+  // sharing source or a policy whose order changes between issues rule it out).
+  void update_may_repeat() { may_repeat_ = (!filter_ || filter_version_) && !sharing_ && order_on_issue_only_; }
   // Whether this cycle's decision would repeat the last one: nothing issued then, and
   // nothing it was decided from has changed: its warps' WarpTable::group_version(), its
   // own inputs, and,
@@ -178,29 +190,45 @@ class WarpScheduler : public sc_core::sc_module {
   void order_warps();  // views_ and order_ from the resident warps and the policy
   UnitType issue_one(uint32_t slot, uint64_t cycle, bool own);
 
-  uint32_t id_;
-  const SmConfig& cfg_;
+  // What every tick reads, whether it decides or repeats, first and together: on a GPU of
+  // many SMs a scheduler's data is cold each time its SM's turn comes.
   WarpTable& table_;
   IssueShared& shared_;
+  const SmConfig& cfg_;
   std::unique_ptr<SchedulerPolicyIF> policy_;
-  bool wants_outcome_;  // policy_->wants_issue_outcome()
-  bool vetoes_;         // policy_->vetoes_instructions()
-  bool versioned_;      // policy_->has_state_version()
-  bool watch_versions_;  // versioned_ or a filter with a version: checked once per tick
-  uint64_t policy_version_ = ~uint64_t{0};
-  std::vector<WarpView> views_;
-  std::vector<uint32_t> order_;
-  std::vector<WarpBlock> last_block_;
+  ScoreboardIF* scoreboard_if_ = nullptr;  // the ports' interfaces, found at the first tick
+  IssueStatusIF* status_if_ = nullptr;
+  uint64_t decided_at_version_ = ~uint64_t{0};
+  uint64_t decided_at_availability_ = 0;
+  uint64_t order_residency_ = 0;  // WarpTable::residency_version() order_ was computed at
+  uint32_t id_;
+  uint32_t last_issued_ = 0;
+  bool inputs_changed_ = true;
+  bool waited_on_unit_ = false;
+  bool order_stale_ = true;
+  bool order_on_issue_only_;  // policy_->order_changes_only_on_issue() (fixed per policy)
+  bool may_repeat_ = false;   // update_may_repeat()
+  bool watch_versions_;       // versioned_ or a filter with a version: checked once per tick
+  // issue_status->can_accept(id_, unit) per unit, asked once per scan: nothing it depends on
+  // changes until this scheduler issues (bit u of units_known_ / units_open_ is UnitType u).
+  mutable uint8_t units_known_ = 0, units_open_ = 0;
+  ElfStall last_elf_ = ElfStall::Other;
+  KawsStall last_kaws_ = KawsStall::Idle;
+  StallObservation last_obs_;
   // Per warp slot, at check_index_[slot]: this scheduler's own warps first and dense (it
   // scans them every decision; spread over all slots they took a cache line each), then
   // the others' (borrowed by warp sharing).
   mutable std::vector<WarpCheck> checks_;
   std::vector<uint8_t> check_index_;
-  // issue_status->can_accept(id_, unit) per unit, asked once per scan: nothing it depends on
-  // changes until this scheduler issues (bit u of units_known_ / units_open_ is UnitType u).
-  mutable uint8_t units_known_ = 0, units_open_ = 0;
-  uint64_t check_epoch_ = 0;   // bumped when the issue mask or the filter changes
+  std::vector<uint32_t> order_;
+  std::vector<WarpView> views_;
+
+  bool wants_outcome_;  // policy_->wants_issue_outcome()
+  bool vetoes_;         // policy_->vetoes_instructions()
+  bool versioned_;      // policy_->has_state_version()
   bool cache_checks_ = true;   // false with a filter that has no version
+  uint64_t policy_version_ = ~uint64_t{0};
+  std::vector<WarpBlock> last_block_;
   uint64_t mask_ = ~uint64_t{0};
   uint32_t warp_limit_ = 0;
   std::vector<uint32_t> by_age_;
@@ -208,22 +236,15 @@ class WarpScheduler : public sc_core::sc_module {
   uint32_t filter_classes_ = ~0u;
   std::function<uint64_t()> filter_version_;
   uint64_t filter_version_seen_ = ~uint64_t{0};
+  // Counts changes of filter_version_seen_ (wrapping to 1 after forgetting every answer), so
+  // that a WarpCheck keeps two bytes for it instead of the eight-byte version.
+  uint16_t filter_generation_ = 1;
   IssueObserver observer_;
   IssueTracerIF* tracer_ = nullptr;
   SharingSource sharing_;
   std::vector<uint32_t> borrowed_;
   uint64_t shared_issues_ = 0;
-  uint32_t last_issued_ = 0;
-  StallObservation last_obs_;
-  uint64_t decided_at_version_ = ~uint64_t{0};
-  bool inputs_changed_ = true;
-  bool waited_on_unit_ = false;
-  uint64_t decided_at_availability_ = 0;
-  bool order_stale_ = true;
-  uint64_t order_residency_ = 0;  // WarpTable::residency_version() order_ was computed at
   uint64_t views_residency_ = ~uint64_t{0};      // WarpTable::residency_version() views_ hold
-  ElfStall last_elf_ = ElfStall::Other;
-  KawsStall last_kaws_ = KawsStall::Idle;
 };
 
 }  // namespace gputlm::sm
