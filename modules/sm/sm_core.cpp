@@ -43,7 +43,10 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id
   shared_.sm_id = sm_id;
   table_.set_version_groups(cfg_.scheduler.count);  // scheduler i owns warps w, w mod count == i
   if (shared_.mascar) table_.watch_head_classes(shared_.mascar->memory_classes());  // the WST's is_mem
-  scoreboard_ = make_scoreboard(cfg_.scoreboard, "sm.scoreboard", "scoreboard", cfg_.max_warps);
+  scoreboard_ = make_scoreboard(cfg_.scoreboard, "sm.scoreboard", "scoreboard", cfg_.max_warps, &group);
+  scoreboard_commits_ = scoreboard_->commits();
+  // A shared table filling up changes every warp's answer.
+  scoreboard_->set_shared_change_hook([this] { table_.touch_all(); });
   for (uint32_t i = 0; i < cfg_.scheduler.count; ++i) {
     schedulers_.push_back(std::make_unique<WarpScheduler>(("scheduler" + std::to_string(i)).c_str(), i, cfg_, table_,
                                                           shared_));
@@ -169,6 +172,7 @@ void SmCore::retire_finished_warps(uint64_t cycle) {
     const uint32_t w = static_cast<uint32_t>(__builtin_ctzll(m));
     WarpSlot& s = table_[w];
     if (!s.valid || s.in_flight != 0 || s.fetch_pending) continue;
+    if (scoreboard_commits_ && !scoreboard_->quiet(w)) continue;  // entries still to commit
     table_.mark_done(w);
     table_.touch(w);
     ++warps_completed_;
@@ -242,7 +246,14 @@ bool SmCore::tick_issue(uint64_t cycle) {
     ticked_while_resident_ = false;
   }
 
-  if (resident_ctas_ == 0) return false;
+  bool commit_busy = false;
+  if (scoreboard_commits_) {  // in-order commit first: what it frees counts this cycle
+    const ScoreboardIF::CommitResult r = scoreboard_->commit(cycle);
+    if (r.all) table_.touch_all();
+    for (uint64_t m = r.warps; m != 0; m &= m - 1) table_.touch(static_cast<uint32_t>(__builtin_ctzll(m)));
+    commit_busy = r.busy;
+  }
+  if (resident_ctas_ == 0) return commit_busy;
   if (shared_.ccws) {
     // CCWS: decay the lost-locality scores to this cycle and redo the cutoff test over the
     // warps still issuing.
@@ -279,7 +290,7 @@ bool SmCore::tick_issue(uint64_t cycle) {
   }
   // A throttled warp may become eligible by score decay (CCWS) or a limit's expiry
   // (LAWS-TH, release = hold_expiry) alone: keep ticking meanwhile.
-  return issued_this_cycle_ > 0 || (shared_.ccws && shared_.ccws->limited()) ||
+  return issued_this_cycle_ > 0 || commit_busy || (shared_.ccws && shared_.ccws->limited()) ||
          (shared_.laws && shared_.laws->release_pending());
 }
 

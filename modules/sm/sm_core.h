@@ -120,6 +120,7 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
   WarpTable table_;
   IssueShared shared_;
   std::unique_ptr<ScoreboardIF> scoreboard_;  // by name: sm.scoreboard.policy
+  bool scoreboard_commits_ = false;           // scoreboard_->commits(): commit() every cycle
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   std::unique_ptr<FetchUnit> fetch_;
   std::function<void(const CtaCompletion&)> on_complete_;

@@ -13,12 +13,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from suite_runner import args, run_suite
 
 gputlm, workloads, tmp, (gtx480,) = args(1)
-for policy in ["lrr", "gto", "two_level", "swl", "ccws", "owl", "elf", "newcar", "ilp_core"]:
+for policy in ["lrr", "gto", "two_level", "swl", "ccws", "owl", "elf", "newcar", "ilp_core", "ilp_commit"]:
     params = ["sm.scheduler.verify_repeats=true"]
     if policy == "newcar":  # NewCAR's ordering filter under the default policy
         params.append("sm.lsu.reexec_queue.policy=newcar")
     elif policy == "ilp_core":  # one instruction in flight per warp, 4 cycles a warp instruction
         params += ["sm.scoreboard.policy=barrel", "sm.exec.simd_width=8", "sm.exec.latency_branch=8"]
+    elif policy == "ilp_commit":  # 8 entries shared by the SM's warps, stall on use, in-order commit
+        params += ["sm.scoreboard.policy=ilp_commit", "sm.exec.simd_width=8"]
     else:
         params.append(f"sm.scheduler.policy={policy}")
     run_suite(gputlm, workloads, tmp, policy, gtx480, params)

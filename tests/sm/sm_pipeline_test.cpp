@@ -108,6 +108,46 @@ TEST_CASE("sm: the barrel scoreboard issues a warp's next instruction only after
     CHECK(chain1[k].cycle - chain1[k - 1].cycle == chain0[k].cycle - chain0[k - 1].cycle);
 }
 
+TEST_CASE("sm: the ilp_commit scoreboard issues like the conventional one until its table fills", "[sm][ilp]") {
+  // One warp, LRR. With entries to spare, stall on use gives the conventional scoreboard's
+  // issue cycles up to the output store; with one entry a dependent instruction also waits for its producer's
+  // commit, one cycle after the writeback that readies it (004 §4.2 rule 5).
+  SmConfig cfgs[3] = {one_scheduler("lrr"), one_scheduler("lrr"), one_scheduler("lrr")};
+  cfgs[1].scoreboard.policy = cfgs[2].scoreboard.policy = "ilp_commit";
+  cfgs[1].scoreboard.ilp_commit.entries = 64;
+  cfgs[2].scoreboard.ilp_commit.entries = 1;
+  for (SmConfig& c : cfgs) c.scheduler.verify_repeats = true;
+  SmHarness conventional("conventional", cfgs[0]), roomy("roomy", cfgs[1]), one("one", cfgs[2]);  // before the run
+  std::vector<IssueRecord> records[3];
+  int run = 0;
+  for (SmHarness* tb : {&conventional, &roomy, &one}) {
+    run_alu_chain(*tb, 32, 3);  // checks every output
+    CHECK(tb->sm.idle());
+    for (const IssueRecord& r : tb->issued)
+      if (r.warp == 0) records[run].push_back(r);
+    ++run;
+  }
+  REQUIRE(records[0].size() == records[1].size());
+  // The output store waits to be the warp's oldest instruction: until the chain's last
+  // result commits, one cycle after the writeback the conventional store waits for; the
+  // kernel's ret follows it.
+  bool after_store = false;
+  for (std::size_t k = 1; k < records[0].size(); ++k) {  // (the harnesses run one after the other)
+    INFO(records[0][k].text);
+    after_store = after_store || records[0][k].text.rfind("st.", 0) == 0;
+    CHECK(records[1][k].cycle - records[1][0].cycle ==
+          records[0][k].cycle - records[0][0].cycle + (after_store ? 1 : 0));
+  }
+  CHECK(after_store);
+  const auto chain0 = alu_chain_issues(records[0], 0), chain2 = alu_chain_issues(records[2], 0);
+  REQUIRE(chain0.size() == 8);
+  REQUIRE(chain2.size() == 8);
+  for (std::size_t k = 1; k < 8; ++k) {
+    INFO(chain2[k - 1].text << " -> " << chain2[k].text);
+    CHECK(chain2[k].cycle - chain2[k - 1].cycle == chain0[k].cycle - chain0[k - 1].cycle + 1);
+  }
+}
+
 TEST_CASE("sm: exec.simd_width 8 adds the three extra slices to every dependent-issue distance", "[sm]") {
   // 32 threads on 8 lanes: the result is complete with the 4th slice, 3 cycles after the
   // first (004 Table 1's ILP SM).

@@ -147,7 +147,10 @@ WarpScheduler::CheckResult WarpScheduler::check_warp(uint32_t slot) const {
   const IBufferEntry& head = table_.ibuf_head(slot);
   r.has_head = true;
   r.head_class = static_cast<uint8_t>(head.instr->cls);
-  switch (scoreboard_if_->check(slot, *head.instr)) {
+  const Hazard hazard = scoreboard_wants_mask_
+                            ? scoreboard_if_->check_masked(slot, *head.instr, s.grid->peek_active_mask(*s.ctx))
+                            : scoreboard_if_->check(slot, *head.instr);
+  switch (hazard) {
     case Hazard::Memory: r.block = WarpBlock::ScoreboardMemory; return r;
     case Hazard::Other: r.block = WarpBlock::ScoreboardOther; return r;
     case Hazard::None: break;
@@ -296,6 +299,7 @@ uint32_t WarpScheduler::tick(uint64_t cycle) {
   if (status_if_ == nullptr) {  // bound by now: SystemC checks the ports before the first tick
     scoreboard_if_ = scoreboard.operator->();
     status_if_ = issue_status.operator->();
+    scoreboard_wants_mask_ = scoreboard_if_->wants_active_mask();
   }
   if (watch_versions_) {  // changed versioned inputs: re-order and re-decide
     if (filter_version_ && filter_version_() != filter_version_seen_) {

@@ -209,6 +209,7 @@ class WarpScheduler : public sc_core::sc_module {
   bool order_on_issue_only_;  // policy_->order_changes_only_on_issue() (fixed per policy)
   bool may_repeat_ = false;   // update_may_repeat()
   bool watch_versions_;       // versioned_ or a filter with a version: checked once per tick
+  bool scoreboard_wants_mask_ = false;  // ask check_masked with the warp's next active mask
   // issue_status->can_accept(id_, unit) per unit, asked once per scan: nothing it depends on
   // changes until this scheduler issues (bit u of units_known_ / units_open_ is UnitType u).
   mutable uint8_t units_known_ = 0, units_open_ = 0;

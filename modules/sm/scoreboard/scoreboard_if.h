@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <systemc>
 
@@ -34,6 +35,28 @@ class ScoreboardIF : public virtual sc_core::sc_interface {
   virtual uint32_t pending_writes(uint32_t warp) const = 0;
   // Text for the watchdog: the warp's pending registers.
   virtual std::string describe(uint32_t warp) const = 0;
+
+  // --- scoreboards that commit in order (ilp_commit); the defaults suit the others --------
+  // check() with the active mask the instruction would issue with (asked instead of check()
+  // when wants_active_mask()).
+  virtual bool wants_active_mask() const { return false; }
+  virtual Hazard check_masked(uint32_t warp, const isa::Instruction& in, uint32_t /*active_mask*/) const {
+    return check(warp, in);
+  }
+  // One cycle of commit, first in the issue stage's cycle: `warps` (bit w) changed what
+  // check() answers for them, `all` that every warp's answer may have changed (a shared
+  // table filled or freed), `busy` that completed work waits to commit next cycle.
+  struct CommitResult {
+    uint64_t warps = 0;
+    bool all = false;
+    bool busy = false;
+  };
+  virtual bool commits() const { return false; }
+  virtual CommitResult commit(uint64_t /*cycle*/) { return {}; }
+  // Nothing of the warp is left uncommitted: it may retire.
+  virtual bool quiet(uint32_t /*warp*/) const { return true; }
+  // Called when reserve() changes what check() answers for other warps too.
+  virtual void set_shared_change_hook(std::function<void()> /*f*/) {}
 };
 
 }  // namespace gputlm::sm

@@ -1,0 +1,241 @@
+#include "sm/scoreboard/ilp_commit_scoreboard.h"
+
+#include <cstdio>
+
+namespace gputlm::sm {
+
+namespace {
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+std::string key_name(uint32_t key) {
+  return key >= kPredicateKeyBase ? "%p" + std::to_string(key - kPredicateKeyBase) : "r" + std::to_string(key);
+}
+bool needs_entry(const isa::Instruction& in) { return in.is_store || in.n_dst_regs + in.n_dst_preds > 0; }
+}  // namespace
+
+IlpCommitScoreboard::IlpCommitScoreboard(sc_core::sc_module_name name, uint32_t max_warps,
+                                         const IlpCommitConfig& cfg, stats::Group* parent)
+    : ScoreboardModule(name, max_warps), cfg_(cfg), entries_(cfg.entries), warps_(max_warps), free_(cfg.entries) {
+  if (cfg.entries == 0)
+    throw config::ConfigError("key 'sm.scoreboard.ilp_commit.entries': must be at least 1");
+  if (parent) {
+    stats_ = std::make_unique<stats::Group>(*parent, "scoreboard");
+    commits_ = std::make_unique<stats::Counter>(*stats_, "commits", "entries committed to the register file");
+    solo_issues_ = std::make_unique<stats::Counter>(
+        *stats_, "solo_issues", "instructions issued without an entry (table full, the warp held none; 004 §4.2)");
+    stores_ = std::make_unique<stats::Counter>(*stats_, "stores", "stores that took an entry (in_store set)");
+  }
+}
+
+bool IlpCommitScoreboard::holds(const Entry& e, uint32_t key) const {
+  for (uint8_t i = 0; i < e.n_keys; ++i)
+    if (e.keys[i] == key) return true;
+  return false;
+}
+
+// The warp's definition of `key` readers see: the one entry whose match bit is still set
+// (reserve clears the older ones).
+const IlpCommitScoreboard::Entry* IlpCommitScoreboard::newest_match(uint32_t warp, uint32_t key) const {
+  for (int32_t i = warps_[warp].head; i != kNone; i = entries_[i].next)
+    if (entries_[i].match && holds(entries_[i], key)) return &entries_[i];
+  return nullptr;
+}
+
+Hazard IlpCommitScoreboard::check(uint32_t warp, const isa::Instruction& in) const {
+  return check_masked(warp, in, ~0u);
+}
+
+Hazard IlpCommitScoreboard::check_masked(uint32_t warp, const isa::Instruction& in, uint32_t active_mask) const {
+  check_warp(warp);
+  const WarpState& w = warps_[warp];
+  // A solo instruction is the warp's only one in flight until its writeback.
+  if (w.solo) return w.solo_memory ? Hazard::Memory : Hazard::Other;
+  if (w.head == kNone) {
+    // Nothing of the warp is in the table: no dependence; a full table still lets it issue
+    // one instruction (solo).
+    return Hazard::None;
+  }
+  // Stall on use: a source whose newest definition has not completed (complete ones forward).
+  bool any = false, memory = false;
+  auto use = [&](uint32_t key) {
+    if (const Entry* e = newest_match(warp, key); e && !e->complete) {
+      any = true;
+      memory = memory || e->memory;
+    }
+  };
+  for (uint8_t i = 0; i < in.n_src_regs; ++i) use(in.src_regs[i]);
+  for (uint8_t i = 0; i < in.n_src_preds; ++i) use(kPredicateKeyBase + in.src_preds[i]);
+  if (any) return memory ? Hazard::Memory : Hazard::Other;
+  // WAW: the new definition replaces the older one only if its active mask covers the older
+  // one's lanes; otherwise the warp waits until the older one commits.
+  auto redefine = [&](uint32_t key) {
+    if (const Entry* e = newest_match(warp, key); e && (e->active_mask & ~active_mask) != 0) {
+      any = true;
+      memory = memory || (e->memory && !e->complete);
+    }
+  };
+  for (uint8_t i = 0; i < in.n_dst_regs; ++i) redefine(in.dst_regs[i]);
+  for (uint8_t i = 0; i < in.n_dst_preds; ++i) redefine(kPredicateKeyBase + in.dst_preds[i]);
+  if (any) return memory ? Hazard::Memory : Hazard::Other;
+  // A store waits until it is the warp's oldest (nothing of the warp left in the table); a
+  // load waits while a store of the warp is uncommitted.
+  if (in.is_store || (in.is_load && w.in_store)) {
+    for (int32_t i = w.head; i != kNone; i = entries_[i].next)
+      if (entries_[i].memory) return Hazard::Memory;
+    return Hazard::Other;
+  }
+  // A full table blocks a warp that holds entries.
+  if (free_ == 0 && needs_entry(in)) return Hazard::Other;
+  return Hazard::None;
+}
+
+bool IlpCommitScoreboard::depends_on_long_latency_load(uint32_t warp, const isa::Instruction& in) const {
+  check_warp(warp);
+  for (uint8_t i = 0; i < in.n_src_regs; ++i)
+    if (const Entry* e = newest_match(warp, in.src_regs[i]); e && !e->complete && e->long_latency) return true;
+  return false;
+}
+
+void IlpCommitScoreboard::reserve(const WarpInstruction& wi) {
+  check_warp(wi.warp);
+  WarpState& w = warps_[wi.warp];
+  if (w.solo)
+    throw PipelineError(std::string(name()) + ": warp " + std::to_string(wi.warp) + " issued pc " + hex(wi.pc) +
+                        " while its solo instruction was in flight");
+  const bool store = wi.instr && wi.instr->is_store;
+  if (!store && wi.n_writes == 0) return;  // no destination: no entry (branch, bar, membar)
+  if (free_ == 0) {
+    if (w.head != kNone)
+      throw PipelineError(std::string(name()) + ": warp " + std::to_string(wi.warp) + " issued pc " + hex(wi.pc) +
+                          " with the table full and entries of its own (check() should have refused it)");
+    w.solo = true;
+    w.solo_seq = wi.seq;
+    w.solo_memory = wi.is_memory;
+    if (solo_issues_) ++*solo_issues_;
+    return;
+  }
+  int32_t idx = 0;
+  while (entries_[idx].used) ++idx;  // lowest free entry (deterministic)
+  Entry& e = entries_[idx];
+  e = Entry{};
+  e.used = true;
+  e.match = !store;  // a store's entry orders the warp's commits; no reader matches it
+  e.store = store;
+  e.memory = wi.is_memory;
+  e.long_latency = wi.long_latency_load;
+  e.warp = wi.warp;
+  e.active_mask = wi.active_mask;
+  e.seq = wi.seq;
+  e.pc = wi.pc;
+  for (uint8_t i = 0; i < wi.n_writes; ++i) {
+    const uint32_t key = wi.writes[i];
+    if (holds(e, key)) continue;  // "d|p" forms may name a register twice
+    e.keys[e.n_keys++] = key;
+    // WAW (check() allowed it): readers now see only this definition.
+    for (int32_t j = w.head; j != kNone; j = entries_[j].next)
+      if (entries_[j].match && holds(entries_[j], key)) entries_[j].match = false;
+  }
+  if (w.head == kNone) w.head = idx;
+  else entries_[w.tail].next = idx;
+  w.tail = idx;
+  if (store) {
+    w.in_store = true;
+    if (stores_) ++*stores_;
+  }
+  // The last free entry taken: warps holding entries may no longer issue what needs one.
+  if (--free_ == 0 && shared_change_) shared_change_();
+}
+
+void IlpCommitScoreboard::release(const WarpInstruction& wi) {
+  check_warp(wi.warp);
+  WarpState& w = warps_[wi.warp];
+  for (int32_t i = w.head; i != kNone; i = entries_[i].next) {
+    Entry& e = entries_[i];
+    if (e.seq != wi.seq) continue;
+    if (e.complete)
+      throw PipelineError(std::string(name()) + ": warp " + std::to_string(wi.warp) + " pc " + hex(wi.pc) +
+                          " written back twice");
+    e.complete = true;
+    e.fresh = true;  // commits from the next cycle (004 §4.2 rule 5)
+    any_fresh_ = true;
+    return;
+  }
+  if (w.solo && w.solo_seq == wi.seq) {
+    w.solo = false;
+    return;
+  }
+  const bool store = wi.instr && wi.instr->is_store;
+  if (store || wi.n_writes > 0)
+    throw PipelineError(std::string(name()) + ": warp " + std::to_string(wi.warp) + " wrote back pc " + hex(wi.pc) +
+                        " (seq " + std::to_string(wi.seq) + "), which holds no entry");
+}
+
+void IlpCommitScoreboard::free_entry(int32_t i) {
+  entries_[i] = Entry{};
+  ++free_;
+}
+
+ScoreboardIF::CommitResult IlpCommitScoreboard::commit(uint64_t) {
+  CommitResult r;
+  if (free_ == cfg_.entries) return r;
+  const bool was_full = free_ == 0;
+  uint32_t budget = cfg_.commits_per_cycle == 0 ? ~0u : cfg_.commits_per_cycle;
+  // Each warp writes its oldest entry to the register file when it is complete (in order
+  // per warp; with a budget, lower warp slots first).
+  for (uint32_t w = 0; w < warps_.size(); ++w) {
+    WarpState& s = warps_[w];
+    if (s.head == kNone) continue;
+    Entry& e = entries_[s.head];
+    if (!e.complete || e.fresh) continue;
+    if (budget == 0) break;
+    --budget;
+    const int32_t i = s.head;
+    s.head = e.next;
+    if (s.head == kNone) s.tail = kNone;
+    if (e.store) s.in_store = false;
+    free_entry(i);
+    if (commits_) ++*commits_;
+    r.warps |= uint64_t{1} << w;
+  }
+  if (any_fresh_) {
+    for (Entry& e : entries_) e.fresh = false;
+    any_fresh_ = false;
+  }
+  for (const Entry& e : entries_) r.busy = r.busy || (e.used && e.complete);
+  r.all = was_full && free_ > 0;  // warps blocked on the full table may issue again
+  return r;
+}
+
+bool IlpCommitScoreboard::quiet(uint32_t warp) const {
+  check_warp(warp);
+  return warps_[warp].head == kNone && !warps_[warp].solo;
+}
+
+uint32_t IlpCommitScoreboard::pending_writes(uint32_t warp) const {
+  check_warp(warp);
+  uint32_t n = warps_[warp].solo ? 1 : 0;
+  for (int32_t i = warps_[warp].head; i != kNone; i = entries_[i].next)
+    if (!entries_[i].complete) n += entries_[i].n_keys;
+  return n;
+}
+
+std::string IlpCommitScoreboard::describe(uint32_t warp) const {
+  check_warp(warp);
+  const WarpState& w = warps_[warp];
+  std::string s;
+  if (w.solo) s += "solo seq " + std::to_string(w.solo_seq) + " in flight;";
+  for (int32_t i = w.head; i != kNone; i = entries_[i].next) {
+    const Entry& e = entries_[i];
+    s += " [entry " + std::to_string(i) + " pc " + hex(e.pc) + (e.store ? " store" : "");
+    for (uint8_t k = 0; k < e.n_keys; ++k) s += " " + key_name(e.keys[k]);
+    s += e.complete ? " complete]" : "]";
+  }
+  if (w.in_store) s += " (store uncommitted)";
+  if (!s.empty()) s += " (" + std::to_string(free_) + " of " + std::to_string(cfg_.entries) + " entries free)";
+  return s;
+}
+
+}  // namespace gputlm::sm

@@ -1,0 +1,83 @@
+// Many-thread-aware scoreboard with in-order commit (004 §4.2, digest §F3): one small table
+// of entries shared by every warp of the SM, holding the results of instructions issued
+// and not yet committed. A warp waits on use (a source matching an incomplete entry of its
+// own), forwards from complete entries, commits its entries in issue order one per cycle,
+// and a full table blocks the warps that already hold entries (one with none may issue a
+// single "solo" instruction without an entry). Stores wait until the warp holds no entry;
+// while a store is uncommitted the warp's loads wait. See docs/blocks/sm.md.
+//
+// Model choices (docs/platforms/ilp.md): an entry holds one instruction's destinations (all
+// of them, as the issue stage reserves them together); an instruction with no destination
+// that is not a store takes none; the WAW rule needs the new instruction's active mask to
+// cover the older definition's, else the warp waits for that definition to commit.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sm/scoreboard/ilp_commit_config.h"
+#include "core/stats/stats.h"
+#include "sm/scoreboard/scoreboard_module.h"
+
+namespace gputlm::sm {
+
+class IlpCommitScoreboard : public ScoreboardModule {
+ public:
+  IlpCommitScoreboard(sc_core::sc_module_name name, uint32_t max_warps, const IlpCommitConfig& cfg,
+                      stats::Group* parent = nullptr);
+
+  Hazard check(uint32_t warp, const isa::Instruction& in) const override;
+  Hazard check_masked(uint32_t warp, const isa::Instruction& in, uint32_t active_mask) const override;
+  bool wants_active_mask() const override { return true; }
+  bool depends_on_long_latency_load(uint32_t warp, const isa::Instruction& in) const override;
+  void reserve(const WarpInstruction& wi) override;
+  void release(const WarpInstruction& wi) override;
+  bool commits() const override { return true; }
+  CommitResult commit(uint64_t cycle) override;
+  bool quiet(uint32_t warp) const override;
+  void set_shared_change_hook(std::function<void()> f) override { shared_change_ = std::move(f); }
+  uint32_t pending_writes(uint32_t warp) const override;
+  std::string describe(uint32_t warp) const override;
+
+  uint32_t free_entries() const { return free_; }
+
+ private:
+  static constexpr int32_t kNone = -1;
+  struct Entry {
+    bool used = false;
+    bool match = false;     // NM: a newer definition of the same registers has not replaced it
+    bool complete = false;  // written back
+    bool fresh = false;     // completed in this cycle (commits from the next one)
+    bool store = false;
+    bool memory = false, long_latency = false;
+    uint32_t warp = 0;
+    uint32_t active_mask = 0;
+    uint64_t seq = 0, pc = 0;
+    uint8_t n_keys = 0;
+    uint32_t keys[kMaxWriteKeys] = {};
+    int32_t next = kNone;
+  };
+  struct WarpState {
+    int32_t head = kNone, tail = kNone;  // its entries, oldest first
+    bool in_store = false;               // an uncommitted store
+    bool solo = false;                   // an instruction without entry in flight
+    bool solo_memory = false;
+    uint64_t solo_seq = 0;
+  };
+  const Entry* newest_match(uint32_t warp, uint32_t key) const;
+  bool holds(const Entry& e, uint32_t key) const;
+  void free_entry(int32_t i);
+
+  IlpCommitConfig cfg_;
+  std::vector<Entry> entries_;
+  std::vector<WarpState> warps_;
+  uint32_t free_;
+  bool any_fresh_ = false;
+  std::function<void()> shared_change_;
+  std::unique_ptr<stats::Group> stats_;
+  std::unique_ptr<stats::Counter> commits_, solo_issues_, stores_;
+};
+
+}  // namespace gputlm::sm
