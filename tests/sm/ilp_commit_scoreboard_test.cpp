@@ -128,6 +128,17 @@ TEST_CASE("ilp_commit: a redefinition with a covering mask hides the older one",
   CHECK(sb.check_masked(0, d, 0x0fu) == Hazard::None);
 }
 
+TEST_CASE("ilp_commit: redefining one destination of an entry leaves its others visible", "[sm][scoreboard][ilp]") {
+  IlpCommitScoreboard sb("sb", 1, entries(8));
+  const isa::Instruction pair = instr({1, 2}, {7}), redef = instr({1}, {7});
+  sb.reserve(issued(0, pair));
+  const WarpInstruction wr = issued(0, redef);
+  sb.reserve(wr);
+  sb.release(wr);
+  CHECK(sb.check(0, instr({5}, {1})) == Hazard::None);   // r1: the complete redefinition
+  CHECK(sb.check(0, instr({5}, {2})) == Hazard::Other);  // r2: still the pair's, in flight
+}
+
 TEST_CASE("ilp_commit: a full table blocks warps with entries and lets one without issue solo",
           "[sm][scoreboard][ilp]") {
   std::vector<std::string> changes;

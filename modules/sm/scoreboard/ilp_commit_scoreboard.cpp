@@ -30,17 +30,19 @@ IlpCommitScoreboard::IlpCommitScoreboard(sc_core::sc_module_name name, uint32_t 
   }
 }
 
-bool IlpCommitScoreboard::holds(const Entry& e, uint32_t key) const {
+int IlpCommitScoreboard::key_index(const Entry& e, uint32_t key) {
   for (uint8_t i = 0; i < e.n_keys; ++i)
-    if (e.keys[i] == key) return true;
-  return false;
+    if (e.keys[i] == key) return i;
+  return -1;
 }
 
-// The warp's definition of `key` readers see: the one entry whose match bit is still set
-// (reserve clears the older ones).
+// The warp's definition of `key` readers see: the one entry whose match bit for it is still
+// set (reserve clears the older ones').
 const IlpCommitScoreboard::Entry* IlpCommitScoreboard::newest_match(uint32_t warp, uint32_t key) const {
-  for (int32_t i = warps_[warp].head; i != kNone; i = entries_[i].next)
-    if (entries_[i].match && holds(entries_[i], key)) return &entries_[i];
+  for (int32_t i = warps_[warp].head; i != kNone; i = entries_[i].next) {
+    const int k = key_index(entries_[i], key);
+    if (k >= 0 && ((entries_[i].match >> k) & 1u)) return &entries_[i];
+  }
   return nullptr;
 }
 
@@ -122,7 +124,6 @@ void IlpCommitScoreboard::reserve(const WarpInstruction& wi) {
   Entry& e = entries_[idx];
   e = Entry{};
   e.used = true;
-  e.match = !store;  // a store's entry orders the warp's commits; no reader matches it
   e.store = store;
   e.memory = wi.is_memory;
   e.long_latency = wi.long_latency_load;
@@ -130,13 +131,14 @@ void IlpCommitScoreboard::reserve(const WarpInstruction& wi) {
   e.active_mask = wi.active_mask;
   e.seq = wi.seq;
   e.pc = wi.pc;
-  for (uint8_t i = 0; i < wi.n_writes; ++i) {
+  for (uint8_t i = 0; i < wi.n_writes; ++i) {  // (a store writes no register: its entry only orders commits)
     const uint32_t key = wi.writes[i];
-    if (holds(e, key)) continue;  // "d|p" forms may name a register twice
+    if (key_index(e, key) >= 0) continue;  // "d|p" forms may name a register twice
+    e.match |= 1u << e.n_keys;
     e.keys[e.n_keys++] = key;
     // WAW (check() allowed it): readers now see only this definition.
     for (int32_t j = w.head; j != kNone; j = entries_[j].next)
-      if (entries_[j].match && holds(entries_[j], key)) entries_[j].match = false;
+      if (const int k = key_index(entries_[j], key); k >= 0) entries_[j].match &= ~(1u << k);
   }
   if (w.head == kNone) w.head = idx;
   else entries_[w.tail].next = idx;

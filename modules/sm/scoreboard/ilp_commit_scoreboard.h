@@ -47,7 +47,6 @@ class IlpCommitScoreboard : public ScoreboardModule {
   static constexpr int32_t kNone = -1;
   struct Entry {
     bool used = false;
-    bool match = false;     // NM: a newer definition of the same registers has not replaced it
     bool complete = false;  // written back
     bool fresh = false;     // completed in this cycle (commits from the next one)
     bool store = false;
@@ -57,6 +56,9 @@ class IlpCommitScoreboard : public ScoreboardModule {
     uint64_t seq = 0, pc = 0;
     uint8_t n_keys = 0;
     uint32_t keys[kMaxWriteKeys] = {};
+    // NM per register: bit i set while keys[i] is the warp's newest definition of it (a
+    // newer instruction writing the same register clears it; a store's entry has none).
+    uint32_t match = 0;
     int32_t next = kNone;
   };
   struct WarpState {
@@ -67,7 +69,9 @@ class IlpCommitScoreboard : public ScoreboardModule {
     uint64_t solo_seq = 0;
   };
   const Entry* newest_match(uint32_t warp, uint32_t key) const;
-  bool holds(const Entry& e, uint32_t key) const;
+  static_assert(kMaxWriteKeys <= 32, "Entry::match holds a bit per key");
+  // Index of `key` in e.keys, or -1.
+  static int key_index(const Entry& e, uint32_t key);
   void free_entry(int32_t i);
 
   IlpCommitConfig cfg_;
