@@ -204,6 +204,21 @@ TEST_CASE("ilp_commit: a store waits to be the oldest and holds the warp's loads
   CHECK(sb.quiet(0));
 }
 
+TEST_CASE("ilp_commit: with store_waits_for completed a store issues once its warp's work is complete",
+          "[sm][scoreboard][ilp]") {
+  IlpCommitConfig c = entries(8);
+  c.store_waits_for = "completed";
+  IlpCommitScoreboard sb("sb", 1, c);
+  const isa::Instruction a = load(1, 9), st = store(9, 2), ld = load(3, 8);
+  const WarpInstruction wa = issued(0, a);
+  sb.reserve(wa);
+  CHECK(sb.check(0, st) == Hazard::Memory);
+  sb.release(wa);
+  CHECK(sb.check(0, st) == Hazard::None);  // complete, not yet committed
+  sb.reserve(issued(0, st));
+  CHECK(sb.check(0, ld) == Hazard::Memory);  // loads still wait for the store's commit
+}
+
 TEST_CASE("ilp_commit: a commit budget serves lower warp slots first", "[sm][scoreboard][ilp]") {
   IlpCommitConfig c = entries(8);
   c.commits_per_cycle = 1;

@@ -18,7 +18,12 @@ bool needs_entry(const isa::Instruction& in) { return in.is_store || in.n_dst_re
 
 IlpCommitScoreboard::IlpCommitScoreboard(sc_core::sc_module_name name, uint32_t max_warps,
                                          const IlpCommitConfig& cfg, stats::Group* parent)
-    : ScoreboardModule(name, max_warps), cfg_(cfg), entries_(cfg.entries), warps_(max_warps), free_(cfg.entries) {
+    : ScoreboardModule(name, max_warps),
+      cfg_(cfg),
+      store_after_completion_(cfg.store_waits_for == "completed"),
+      entries_(cfg.entries),
+      warps_(max_warps),
+      free_(cfg.entries) {
   if (cfg.entries == 0)
     throw config::ConfigError("key 'sm.scoreboard.ilp_commit.entries': must be at least 1");
   if (parent) {
@@ -84,10 +89,14 @@ Hazard IlpCommitScoreboard::check_masked(uint32_t warp, const isa::Instruction& 
   if (any) return memory ? Hazard::Memory : Hazard::Other;
   // A store waits until it is the warp's oldest (nothing of the warp left in the table); a
   // load waits while a store of the warp is uncommitted.
-  if (in.is_store || (in.is_load && w.in_store)) {
-    for (int32_t i = w.head; i != kNone; i = entries_[i].next)
-      if (entries_[i].memory) return Hazard::Memory;
-    return Hazard::Other;
+  if (in.is_store || (in.is_load && w.stores > 0)) {
+    bool waits = !in.is_store || !store_after_completion_;  // a load behind a store waits for its commit
+    bool memory_entry = false;
+    for (int32_t i = w.head; i != kNone; i = entries_[i].next) {
+      waits = waits || !entries_[i].complete;
+      memory_entry = memory_entry || entries_[i].memory;
+    }
+    if (waits) return memory_entry ? Hazard::Memory : Hazard::Other;
   }
   // A full table blocks a warp that holds entries.
   if (free_ == 0 && needs_entry(in)) return Hazard::Other;
@@ -144,7 +153,7 @@ void IlpCommitScoreboard::reserve(const WarpInstruction& wi) {
   else entries_[w.tail].next = idx;
   w.tail = idx;
   if (store) {
-    w.in_store = true;
+    ++w.stores;
     if (stores_) ++*stores_;
   }
   // The last free entry taken: warps holding entries may no longer issue what needs one.
@@ -197,7 +206,7 @@ ScoreboardIF::CommitResult IlpCommitScoreboard::commit(uint64_t) {
     const int32_t i = s.head;
     s.head = e.next;
     if (s.head == kNone) s.tail = kNone;
-    if (e.store) s.in_store = false;
+    if (e.store) --s.stores;
     free_entry(i);
     if (commits_) ++*commits_;
     r.warps |= uint64_t{1} << w;
@@ -235,7 +244,7 @@ std::string IlpCommitScoreboard::describe(uint32_t warp) const {
     for (uint8_t k = 0; k < e.n_keys; ++k) s += " " + key_name(e.keys[k]);
     s += e.complete ? " complete]" : "]";
   }
-  if (w.in_store) s += " (store uncommitted)";
+  if (w.stores > 0) s += " (store uncommitted)";
   if (!s.empty()) s += " (" + std::to_string(free_) + " of " + std::to_string(cfg_.entries) + " entries free)";
   return s;
 }

@@ -63,7 +63,8 @@ class IlpCommitScoreboard : public ScoreboardModule {
   };
   struct WarpState {
     int32_t head = kNone, tail = kNone;  // its entries, oldest first
-    bool in_store = false;               // an uncommitted store
+    uint32_t stores = 0;                 // uncommitted stores (in_store: stores > 0; with
+                                         // store_waits_for = completed there may be several)
     bool solo = false;                   // an instruction without entry in flight
     bool solo_memory = false;
     uint64_t solo_seq = 0;
@@ -75,6 +76,7 @@ class IlpCommitScoreboard : public ScoreboardModule {
   void free_entry(int32_t i);
 
   IlpCommitConfig cfg_;
+  bool store_after_completion_;  // store_waits_for = completed
   std::vector<Entry> entries_;
   std::vector<WarpState> warps_;
   uint32_t free_;
