@@ -5,7 +5,9 @@ issue stage's biggest saving). Under every other issue policy, every workload of
 decision against a full evaluation of the warps and fails the run on a difference; outputs
 verify as in every suite run. (Mascar and CAR: suite_under_mascar.py.) The ILP core's
 pieces run here too, under the default policy: the barrel (stall-on-issue) scoreboard, 8-lane
-units and an 8-cycle branch resolution.
+units and an 8-cycle branch resolution. And 004's heterogeneous GPU-H (configs/gpu_h.json:
+SM groups of kinds tlp and ilp, kernels steered by ilp_tlp), with 32 K registers and 32 KB
+shared so that every workload fits: each run's sm_kinds must account for every instruction.
 usage: suite_repeats_verified.py GPUTLM WORKLOADS_DIR TMP_DIR GTX480_CONFIG"""
 import os
 import sys
@@ -22,3 +24,14 @@ for policy in ["lrr", "gto", "two_level", "swl", "ccws", "owl", "elf", "newcar",
     else:
         params.append(f"sm.scheduler.policy={policy}")
     run_suite(gputlm, workloads, tmp, policy, gtx480, params)
+
+gpu_h = os.path.join(os.path.dirname(os.path.abspath(gtx480)), "gpu_h.json")
+runs = run_suite(gputlm, workloads, tmp, "gpu_h", gpu_h,
+                 ["sm.scheduler.verify_repeats=true", "sm.registers=32768", "sm.shared_bytes=32768"])
+for name, run in runs.items():
+    kinds = run.get("sm_kinds", {})
+    if sorted(kinds) != ["ilp", "tlp"]:
+        sys.exit(f"gpu_h: {name}: sm_kinds {sorted(kinds)}, expected ilp and tlp")
+    total = sum(v["warp_instructions"] for k, v in run["total"].items() if k.startswith("sm") and k[2:].isdigit())
+    if sum(k["warp_instructions"] for k in kinds.values()) != total:
+        sys.exit(f"gpu_h: {name}: the kinds' warp instructions do not add up to the SMs' {total}")
