@@ -23,6 +23,24 @@ PlatformInfo gpu_platform_info(const std::string& description) {
   PlatformInfo info;
   info.description = description;
   info.list_params = [] { return config::list(gpu::GpuConfig{}); };
+  // The defaults, with the config's SM groups in place of the sm_groups template: each
+  // group's keys (sm_groups[i].sm.*) with the values this config gives them.
+  info.list_config_params = [](const config::ConfigSource& source) {
+    const gpu::GpuConfig cfg = read_gpu_config(source);
+    std::vector<config::ParamInfo> rows = config::list(gpu::GpuConfig{});
+    if (cfg.sm_groups.empty()) return rows;
+    auto is_groups = [](const config::ParamInfo& p) { return p.path.rfind("sm_groups", 0) == 0; };
+    const auto at = std::find_if(rows.begin(), rows.end(), is_groups);
+    std::vector<config::ParamInfo> groups;
+    for (config::ParamInfo& p : config::list(cfg))
+      if (is_groups(p)) {
+        p.description = "[" + source.main_file() + "] " + p.description;
+        groups.push_back(std::move(p));
+      }
+    const auto pos = rows.erase(at, std::find_if_not(at, rows.end(), is_groups));
+    rows.insert(pos, groups.begin(), groups.end());
+    return rows;
+  };
   info.run = [](const config::ConfigSource& source, const RunOptions& opts, std::ostream& out) {
     const gpu::GpuConfig cfg = read_gpu_config(source);
     if (!opts.quiet) {

@@ -22,6 +22,9 @@ struct PlatformInfo {
   std::string description;
   // Every parameter with its default and description.
   std::function<std::vector<config::ParamInfo>()> list_params;
+  // Optional: the listing for one config (`gputlm params --config FILE`), where the config
+  // adds parameters the defaults do not have (a GPU's sm_groups).
+  std::function<std::vector<config::ParamInfo>(const config::ConfigSource&)> list_config_params;
   // Elaborates the platform from the config, runs it, prints a summary to `out`;
   // returns the process exit code.
   std::function<int(const config::ConfigSource&, const RunOptions&, std::ostream& out)> run;

@@ -36,14 +36,14 @@ Gpu::Gpu(sc_core::sc_module_name name, GpuConfig cfg, SocketTapIF* taps)
   memory_ = std::make_unique<MemorySystem>("memory", MemorySystemConfig{cfg_.interconnect, cfg_.l2}, icnt_clock_,
                                            l2_clock_, dram_clock_, stats_, MemoryStatsPlacement::parent, taps);
   for (uint32_t i = 0; i < cfg_.sms; ++i) {
-    sms_.push_back(
-        std::make_unique<sm::Sm>(("sm" + std::to_string(i)).c_str(), cfg_.sm, i, cfg_.sms, core_, stats_, taps));
+    sms_.push_back(std::make_unique<sm::Sm>(("sm" + std::to_string(i)).c_str(), cfg_.sm_config(i), i, cfg_.sms,
+                                            core_, stats_, taps));
     sm::Sm& s = *sms_.back();
     bind_tapped(s.memory_socket(), memory_->sm_side(), taps, "icnt", std::string(s.name()) + ".mem_port",
                 memory_->interconnect().name(), core_, taps_);
   }
   cta_scheduler_ = std::make_unique<CtaScheduler>("cta_scheduler", cfg_.cta_scheduler, core_, stats_);
-  for (auto& s : sms_) cta_scheduler_->add_sm(*s);
+  for (uint32_t i = 0; i < cfg_.sms; ++i) cta_scheduler_->add_sm(*sms_[i], cfg_.sm_kind(i));
   cta_scheduler_->add_listener(*this);
   watchdog_ = std::make_unique<Watchdog>(
       "watchdog", cfg_.watchdog, core_, [this] { return progress(); },
@@ -67,15 +67,34 @@ uint32_t Gpu::launch(const isa::LoadedModule& module, const isa::LaunchParams& p
   k.instance.registers_per_thread = regs;
   k.instance.demand = cta_demand(*k.grid, cfg_.sm.warp_size, regs, shared);
   // ELF's compiler pass runs "in the runtime before launch" (000 §4): once per launch.
-  k.elf = sm::make_elf_program_points(cfg_.sm.scheduler, k.grid->kernel());
+  if (const sm::SmConfig* elf_sm = cfg_.sm_with_scheduler("elf"))
+    k.elf = sm::make_elf_program_points(elf_sm->scheduler, k.grid->kernel());
   k.instance.elf = k.elf.get();
 
-  // A CTA that can never fit would wait forever: say which resource is too small.
-  const sm::CtaShortfall why = sm::cta_shortfall(cfg_.sm, 0, sm::CtaDemand{}, k.instance.demand);
-  if (!why.fits())
-    throw SimulationError("kernel " + k.instance.name + (options.label.empty() ? "" : " (" + options.label + ")") +
-                          ": one CTA does not fit an SM (" + why.resource + " " + std::to_string(why.needed) +
-                          " > " + std::to_string(why.capacity) + ")");
+  // A CTA that can never fit would wait forever: say which resource is too small (on a
+  // GPU of several kinds, a CTA must fit one kind; steering keeps it off the others).
+  const std::string who = "kernel " + k.instance.name + (options.label.empty() ? "" : " (" + options.label + ")");
+  auto shortfall = [&](const sm::SmConfig& c) { return sm::cta_shortfall(c, 0, sm::CtaDemand{}, k.instance.demand); };
+  auto text = [](const sm::CtaShortfall& w) {
+    return std::string(w.resource) + " " + std::to_string(w.needed) + " > " + std::to_string(w.capacity);
+  };
+  if (cfg_.sm_groups.empty()) {
+    const sm::CtaShortfall why = shortfall(cfg_.sm);
+    if (!why.fits()) throw SimulationError(who + ": one CTA does not fit an SM (" + text(why) + ")");
+  } else {
+    std::string whys;
+    bool fits = false;
+    for (const SmGroupConfig& g : cfg_.sm_groups) {
+      const sm::CtaShortfall why = shortfall(g.sm);
+      fits = fits || why.fits();
+      if (!why.fits()) whys += (whys.empty() ? "" : "; ") + g.kind + ": " + text(why);
+    }
+    if (!fits) throw SimulationError(who + ": one CTA fits no kind of SM (" + whys + ")");
+  }
+  for (uint32_t s : options.dispatch.sm_set)
+    if (s < cfg_.sms && !shortfall(cfg_.sm_config(s)).fits())
+      throw SimulationError(who + ": its SM set names sm" + std::to_string(s) + " (kind " + cfg_.sm_kind(s) +
+                            "), where one CTA does not fit (" + text(shortfall(cfg_.sm_config(s))) + ")");
 
   kernels_.push_back(std::move(k));
   Kernel& kernel = kernels_.back();

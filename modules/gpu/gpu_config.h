@@ -50,6 +50,25 @@ struct WatchdogConfig {
   }
 };
 
+// A group of identical SMs of one kind (seed 004's heterogeneous GPU-H: 20 "tlp" SMs
+// and 18 "ilp" SMs). Its `sm` is read on top of the GPU's top-level `sm`, so a key set
+// there (or by -p sm.KEY=...) reaches every kind unless the group sets it itself.
+struct SmGroupConfig {
+  std::string kind;
+  uint32_t count = 0;
+  sm::SmConfig sm;
+
+  template <class V>
+  void visit(V& v) {
+    v.param("kind", kind,
+            "the SMs' kind: what steering policies see (cta_scheduler.by_kind, ilp_tlp.ilp_kind / tlp_kind) and "
+            "what statistics and summaries label them with; unique among the groups",
+            config::any());
+    v.param("count", count, "SMs of this kind (ids follow the groups' order)", config::in_range(1, 1024));
+    v.group("sm", sm, "this kind's SM: keys read on top of the top-level sm");
+  }
+};
+
 struct GpuConfig {
   // The platform names a GPU config may give: one GPU top, three configs.
   static const std::vector<std::string>& platforms() {
@@ -64,6 +83,7 @@ struct GpuConfig {
   uint64_t sample_period = 0;
   ClockConfig clocks;
   sm::SmConfig sm;
+  std::vector<SmGroupConfig> sm_groups;
   CtaSchedulerConfig cta_scheduler;
   InterconnectConfig interconnect;
   L2PartitionConfig l2;
@@ -74,8 +94,10 @@ struct GpuConfig {
     v.param("platform", platform, "platform to build (a GPU platform: fermi, pascal or ilp; they differ only in "
             "their configs)", config::one_of(platforms()));
     v.param("name", name, "a label for reports (e.g. GTX480)", config::any());
-    v.param("sms", sms, "number of SMs (GPGPU-Sim -gpgpu_n_clusters x -gpgpu_n_cores_per_cluster)",
-            config::in_range(1, 1024));
+    v.param("sms", sms,
+            "number of SMs (GPGPU-Sim -gpgpu_n_clusters x -gpgpu_n_cores_per_cluster); with sm_groups the sum of "
+            "their counts: 0 (or that sum)",
+            config::in_range(0, 1024));
     v.param("partitions", partitions,
             "memory partitions: one L2 bank and one DRAM channel each (-gpgpu_n_mem)", config::in_range(1, 64));
     v.param("max_cycles", max_cycles, "end a run with an error after this many core cycles (0: no limit)",
@@ -85,7 +107,13 @@ struct GpuConfig {
             "statistics JSON's \"time_series\"; 0: no time series (gputlm run --sample-every N sets it)",
             config::at_least(0));
     v.group("clocks", clocks, "clock domains");
-    v.group("sm", sm, "every SM");
+    v.group("sm", sm, "every SM (with sm_groups: the base every group's sm is read on top of)");
+    v.group_list("sm_groups", sm_groups,
+                 "SMs of different kinds (a heterogeneous GPU), each {kind, count, sm}: `count` SMs of `kind` "
+                 "whose config is the top-level sm with the group's sm keys on top; SM ids follow the list's "
+                 "order. Empty: `sms` SMs of kind \"sm\", all as the top-level sm. Override one group's key "
+                 "with -p sm_groups.KIND.KEY=... or -p sm_groups[i].KEY=...",
+                 SmGroupConfig{"", 0, sm});
     v.group("cta_scheduler", cta_scheduler, "CTA scheduler and kernel dispatch");
     v.group("interconnect", interconnect,
             "crossbar between SMs and memory partitions (sm_ports and mem_ports follow sms and partitions)");
@@ -93,9 +121,18 @@ struct GpuConfig {
     v.group("watchdog", watchdog, "deadlock watchdog");
   }
 
-  // Cross-field checks and derived values (interconnect ports); throws
-  // config::ConfigError naming the key.
+  // Cross-field checks and derived values (interconnect ports, `sms` from sm_groups);
+  // throws config::ConfigError naming the key.
   void validate();
+
+  // SM i's config and kind (after validate): its group's, or `sm` and "sm" without groups.
+  const sm::SmConfig& sm_config(uint32_t i) const;
+  const std::string& sm_kind(uint32_t i) const;
+  // Every SM's kind, by SM id.
+  std::vector<std::string> sm_kinds() const;
+  // The config of the first SM whose scheduler uses `policy`, or null (validate makes
+  // every kind with policy elf agree on scheduler.elf, so any one serves the launcher).
+  const sm::SmConfig* sm_with_scheduler(const std::string& policy) const;
 
   // Peak DRAM bandwidth in GB/s: partitions x command clock x beats per command cycle x
   // channel width (GTX480: 6 x 924 MHz x 4 x 8 B = 177.4 GB/s).

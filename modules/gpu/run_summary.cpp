@@ -42,6 +42,11 @@ RunSummary summarize(const nlohmann::json& stats, const GpuConfig& cfg, uint64_t
   RunSummary s;
   s.cycles = cycles;
   s.launch_cycles = cycles;
+  uint32_t first = 0;
+  for (const SmGroupConfig& g : cfg.sm_groups) {
+    s.kinds.push_back({g.kind, first, g.count, 0, 0});
+    first += g.count;
+  }
   for (auto it = stats.begin(); it != stats.end(); ++it) {
     const std::string& name = it.key();
     const nlohmann::json& g = *it;
@@ -49,6 +54,14 @@ RunSummary summarize(const nlohmann::json& stats, const GpuConfig& cfg, uint64_t
     if (starts_with(name, "sm")) {
       s.warp_instructions += number(g, "warp_instructions");
       s.thread_instructions += number(g, "thread_instructions");
+      if (!s.kinds.empty() && name.size() > 2 && name.find_first_not_of("0123456789", 2) == std::string::npos) {
+        const auto id = static_cast<uint32_t>(std::stoul(name.substr(2)));
+        for (KindTotals& k : s.kinds)
+          if (id >= k.first_sm && id < k.first_sm + k.sms) {
+            k.warp_instructions += number(g, "warp_instructions");
+            k.thread_instructions += number(g, "thread_instructions");
+          }
+      }
       add_vector(s.stall_elf, g, "stall_elf");
       add_vector(s.stall_kaws, g, "stall_kaws");
       if (g.contains("l1d")) {
@@ -92,6 +105,10 @@ std::string format_summary(const RunSummary& s, const std::string& in) {
   put("IPC                  %.3f thread instr/cycle (%.3f warp instr/cycle)", s.ipc(), s.warp_ipc());
   put("warp instructions    %llu (%llu thread instructions)", static_cast<unsigned long long>(s.warp_instructions),
       static_cast<unsigned long long>(s.thread_instructions));
+  for (const KindTotals& k : s.kinds)
+    put("  kind %-14s %u SMs (sm%u-sm%u): IPC %.3f, %llu warp instructions", k.kind.c_str(), k.sms, k.first_sm,
+        k.first_sm + k.sms - 1, s.cycles ? static_cast<double>(k.thread_instructions) / static_cast<double>(s.cycles) : 0.0,
+        static_cast<unsigned long long>(k.warp_instructions));
   auto breakdown = [&](const char* title, const std::map<std::string, uint64_t>& m) {
     uint64_t total = 0;
     for (const auto& kv : m) total += kv.second;

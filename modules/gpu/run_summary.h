@@ -28,6 +28,13 @@ struct LaunchInterval {
 // Order of `launches` does not matter; an interval with end <= start counts nothing.
 uint64_t busy_cycles(std::vector<LaunchInterval> launches);
 
+// One SM kind's share of a run on a GPU with sm_groups.
+struct KindTotals {
+  std::string kind;
+  uint32_t first_sm = 0, sms = 0;  // its SM ids: first_sm .. first_sm + sms - 1
+  uint64_t warp_instructions = 0, thread_instructions = 0;
+};
+
 struct RunSummary {
   uint64_t cycles = 0;         // of the whole run: busy_cycles of its launches
   uint64_t launch_cycles = 0;  // sum of the launches' own cycles; above `cycles` when launches overlapped
@@ -37,6 +44,7 @@ struct RunSummary {
   uint64_t dram_reads = 0, dram_writes = 0;
   uint64_t dram_atoms = 0;  // RD and WR commands: the data moved is dram_atoms x atom bytes
   double dram_gbs = 0, dram_peak_gbs = 0;
+  std::vector<KindTotals> kinds;  // per SM kind, in sm_groups' order; empty without sm_groups
 
   // GPGPU-Sim's gpu_ipc: thread instructions per core cycle; and warp instructions per cycle.
   double ipc() const { return cycles ? static_cast<double>(thread_instructions) / static_cast<double>(cycles) : 0; }
@@ -51,7 +59,8 @@ struct RunSummary {
 RunSummary summarize(const nlohmann::json& stats, const GpuConfig& cfg, uint64_t cycles);
 
 // Several lines: cycles (with the per-launch sum when launches overlapped), IPC, instructions, stall breakdowns (percent of scheduler-cycles
-// without issue), hit rates, DRAM bandwidth. Each line starts with `indent`.
+// without issue), hit rates, DRAM bandwidth, and with SM kinds each kind's share of the
+// instructions. Each line starts with `indent`.
 std::string format_summary(const RunSummary& s, const std::string& indent = "  ");
 
 }  // namespace gputlm::gpu

@@ -5,7 +5,10 @@ issue stage's biggest saving). Under every other issue policy, every workload of
 decision against a full evaluation of the warps and fails the run on a difference; outputs
 verify as in every suite run. (Mascar and CAR: suite_under_mascar.py.) The ILP core's
 pieces run here too, under the default policy: the barrel (stall-on-issue) scoreboard, 8-lane
-units and an 8-cycle branch resolution.
+units and an 8-cycle branch resolution. And 004's heterogeneous GPU-H (configs/gpu_h.json:
+SM groups of kinds tlp and ilp, kernels steered by ilp_tlp), with 32 K registers and 32 KB
+shared so that every workload fits, as configured and with steering all over two different
+kinds: each run's sm_kinds must account for every instruction.
 usage: suite_repeats_verified.py GPUTLM WORKLOADS_DIR TMP_DIR GTX480_CONFIG"""
 import os
 import sys
@@ -24,3 +27,23 @@ for policy in ["lrr", "gto", "two_level", "swl", "ccws", "owl", "elf", "newcar",
     else:
         params.append(f"sm.scheduler.policy={policy}")
     run_suite(gputlm, workloads, tmp, policy, gtx480, params)
+
+gpu_h = os.path.join(os.path.dirname(os.path.abspath(gtx480)), "gpu_h.json")
+fit_all = ["sm.scheduler.verify_repeats=true", "sm.registers=32768", "sm.shared_bytes=32768"]
+# As configured (small inputs: every kernel has <= 32768 threads, so ilp_tlp sends all to the
+# ILP kind), and with steering all and two different kinds sharing each kernel.
+two_kinds = ["cta_scheduler.steering=all", "sm_groups.tlp.sm.exec.simd_width=32",
+             "sm_groups.tlp.sm.scoreboard.policy=conventional"]
+for name, params in (("gpu_h", fit_all), ("gpu_h_two_kinds", fit_all + two_kinds)):
+    runs = run_suite(gputlm, workloads, tmp, name, gpu_h, params)
+    both = 0
+    for wl, run in runs.items():
+        kinds = run.get("sm_kinds", {})
+        if sorted(kinds) != ["ilp", "tlp"]:
+            sys.exit(f"{name}: {wl}: sm_kinds {sorted(kinds)}, expected ilp and tlp")
+        total = sum(v["warp_instructions"] for k, v in run["total"].items() if k.startswith("sm") and k[2:].isdigit())
+        if sum(k["warp_instructions"] for k in kinds.values()) != total:
+            sys.exit(f"{name}: {wl}: the kinds' warp instructions do not add up to the SMs' {total}")
+        both += all(k["warp_instructions"] > 0 for k in kinds.values())
+    if name == "gpu_h_two_kinds" and both < len(runs) // 2:
+        sys.exit(f"{name}: only {both} of {len(runs)} workloads ran on both kinds")

@@ -37,8 +37,17 @@ int cmd_params(int argc, char** argv) {
     return 0;
   }
   std::string name;
-  if (!opts.positional.empty()) name = opts.positional.front();
-  else if (!opts.config_file.empty()) name = gputlm::platforms::platform_of(gputlm::cli::load_config(opts));
+  if (!opts.positional.empty()) {
+    name = opts.positional.front();
+  } else if (!opts.config_file.empty()) {
+    const gputlm::config::ConfigSource source = gputlm::cli::load_config(opts);
+    name = gputlm::platforms::platform_of(source);
+    const auto& platform = gputlm::platforms::find(name);
+    if (platform.list_config_params) {
+      std::cout << gputlm::config::format_listing(platform.list_config_params(source));
+      return 0;
+    }
+  }
   if (name.empty()) {
     std::printf("platforms:\n");
     for (const auto& [n, info] : gputlm::platforms::registry())

@@ -160,6 +160,18 @@ uint64_t parse_count(const std::string& option, const std::string& text) {
   return v;
 }
 
+// With sm_groups: each SM kind's SMs and share of the instructions (IPC over the run's cycles).
+nlohmann::json kinds_json(const gpu::RunSummary& s) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const gpu::KindTotals& k : s.kinds)
+    out[k.kind] = {{"first_sm", k.first_sm},
+                   {"sms", k.sms},
+                   {"warp_instructions", k.warp_instructions},
+                   {"thread_instructions", k.thread_instructions},
+                   {"ipc", s.cycles ? static_cast<double>(k.thread_instructions) / static_cast<double>(s.cycles) : 0.0}};
+  return out;
+}
+
 }  // namespace
 
 TimingRunResult run_timing(const TimingRunOptions& opts) {
@@ -229,11 +241,12 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
     e["end_cycle"] = k.end_cycle;
     e["cycles"] = k.cycles;
     e["last_cta_time"] = k.last_cta_time;
-    if (cfg.sm.scheduler.policy == "elf")
+    if (cfg.sm_with_scheduler("elf"))
       e["elf_program_points"] = {{"before_merge", k.elf_points_before_merge}, {"after_merge", k.elf_points}};
     e["warp_instructions"] = k.warp_instructions;
     e["thread_instructions"] = k.thread_instructions;
     e["ipc"] = s.ipc();
+    if (!s.kinds.empty()) e["sm_kinds"] = kinds_json(s);
     e["stats"] = k.stats;
     j["launches"].push_back(e);
     host["launches"].push_back({{"label", k.label},
@@ -249,6 +262,7 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
   res.host_seconds = sync_time.seconds();
   timing.gpu().update_stats();
   j["total"] = timing.gpu().stats().to_json(stats::View::Total);
+  if (!cfg.sm_groups.empty()) j["sm_kinds"] = kinds_json(gpu::summarize(j["total"], cfg, res.cycles));
   j["cycles"] = res.cycles;
   j["launch_cycles"] = launch_cycles;
   j["outputs"] = outputs_json(rep);

@@ -1,7 +1,9 @@
 #include "core/config/config_source.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace gputlm::config {
@@ -91,24 +93,81 @@ void ConfigSource::apply_override(const std::string& assignment) {
   } catch (const nlohmann::json::parse_error&) {
     value = text;  // a bare word is a string
   }
-  nlohmann::json* node = &root_;
-  std::string path;
+  // Components: names, and elements of a list of groups: "[i]" or ".i" by index, or
+  // ".KIND" for the element whose "kind" (or "name") is KIND, so both
+  // sm_groups[1].count and sm_groups.ilp.sm.registers work. The origin is recorded
+  // under the indexed path (sm_groups[1].sm.registers), the name the reader gives.
+  struct Step {
+    std::string name;
+    std::optional<std::size_t> index;
+  };
+  std::vector<Step> steps;
   std::stringstream ss(key);
   std::string part;
-  std::vector<std::string> parts;
   while (std::getline(ss, part, '.')) {
     if (part.empty()) throw ConfigError(origin + ": empty component in key '" + key + "'");
-    parts.push_back(part);
+    const std::size_t bracket = std::min(part.find('['), part.size());
+    if (bracket == 0) throw ConfigError(origin + ": malformed key '" + key + "' (an index follows a name: NAME[i])");
+    steps.push_back({part.substr(0, bracket), std::nullopt});
+    for (std::size_t b = bracket; b < part.size();) {  // "[i]" suffixes
+      const std::size_t close = part.find(']', b);
+      const std::string digits = part[b] == '[' && close != std::string::npos ? part.substr(b + 1, close - b - 1) : "";
+      if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+        throw ConfigError(origin + ": malformed index in key '" + key + "' (expected NAME[i], e.g. sm_groups[1])");
+      steps.push_back({"", std::stoul(digits)});
+      b = close + 1;
+    }
   }
-  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
-    path += (path.empty() ? "" : ".") + parts[i];
-    if (!node->contains(parts[i])) (*node)[parts[i]] = nlohmann::json::object();
-    node = &(*node)[parts[i]];
-    if (!node->is_object())
+  nlohmann::json* node = &root_;
+  std::string path;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    Step step = steps[i];
+    const bool last = i + 1 == steps.size();
+    if (node->is_array()) {
+      if (!step.index) {
+        if (!step.name.empty() && step.name.find_first_not_of("0123456789") == std::string::npos) {
+          step.index = std::stoul(step.name);
+        } else {
+          std::string kinds;
+          for (std::size_t e = 0; e < node->size() && !step.index; ++e) {
+            const nlohmann::json& el = (*node)[e];
+            for (const char* id : {"kind", "name"})
+              if (el.is_object() && el.contains(id) && (*el.find(id)).is_string()) {
+                if ((*el.find(id)).get<std::string>() == step.name) step.index = e;
+                kinds += (kinds.empty() ? "" : ", ") + (*el.find(id)).get<std::string>();
+                break;
+              }
+          }
+          if (!step.index)
+            throw ConfigError(origin + ": key '" + path + "' has no element '" + step.name + "'" +
+                              (kinds.empty() ? "" : " (elements: " + kinds + ")"));
+        }
+      }
+      if (*step.index >= node->size())
+        throw ConfigError(origin + ": key '" + path + "' has " + std::to_string(node->size()) +
+                          " elements, no element " + std::to_string(*step.index));
+      path += "[" + std::to_string(*step.index) + "]";
+      if (last) {
+        (*node)[*step.index] = value;
+        break;
+      }
+      node = &(*node)[*step.index];
+    } else {
+      if (step.index)
+        throw ConfigError(origin + ": key '" + path + "' is not a list (index [" + std::to_string(*step.index) +
+                          "] in '" + key + "')");
+      path += (path.empty() ? "" : ".") + step.name;
+      if (last) {
+        (*node)[step.name] = value;
+        break;
+      }
+      if (!node->contains(step.name)) (*node)[step.name] = nlohmann::json::object();
+      node = &(*node)[step.name];
+    }
+    if (!node->is_object() && !node->is_array())
       throw ConfigError(origin + ": key '" + path + "' is a value, not a group");
   }
-  (*node)[parts.back()] = value;
-  origins_[key] = origin;
+  origins_[path] = origin;
 }
 
 std::string ConfigSource::origin_of(const std::string& key_path) const {

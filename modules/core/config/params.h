@@ -15,6 +15,11 @@
 //
 // and the visitors below read it from JSON (rejecting unknown keys, wrong types and
 // out-of-range values, naming file and key), list it, or write it back as JSON.
+//
+// A list of groups (`v.group_list("sm_groups", groups, "...", prototype)`) is a JSON
+// array of objects; each element is read on top of a copy of `prototype`, so a struct can
+// make its elements overlay one of its own groups (the GPU's SM groups overlay `sm`).
+// Element i's keys are named "name[i].key" in errors and listings.
 #pragma once
 
 #include <cmath>
@@ -86,6 +91,24 @@ class Reader {
     r.finish();
   }
 
+  template <class C>
+  void group_list(const char* name, std::vector<C>& list, const char* /*description*/, const C& prototype) {
+    visited_.push_back(name);
+    auto it = node_.find(name);
+    if (it == node_.end()) return;
+    const std::string key = path(name);
+    if (!it->is_array()) fail(key, "expected a list of groups (JSON array of objects), got " + it->dump());
+    std::vector<C> out;
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      C element = prototype;
+      Reader r(source_, (*it)[i], key + "[" + std::to_string(i) + "]");
+      element.visit(r);
+      r.finish();
+      out.push_back(std::move(element));
+    }
+    list = std::move(out);
+  }
+
   // Rejects keys the struct does not have.
   void finish() const {
     for (auto it = node_.begin(); it != node_.end(); ++it) {
@@ -154,17 +177,39 @@ struct ParamInfo {
 };
 
 // Lists the parameters of a config struct with their defaults (the struct's values).
+// A list of groups lists each element's parameters ("name[i].key", the element's values);
+// an empty list lists one row for the list and, as "name[i].key", the prototype's own
+// parameters with each of its groups as one row (what an element may set).
 class Lister {
  public:
-  explicit Lister(std::vector<ParamInfo>& out, std::string prefix = "") : out_(out), prefix_(std::move(prefix)) {}
+  explicit Lister(std::vector<ParamInfo>& out, std::string prefix = "", bool groups_as_rows = false)
+      : out_(out), prefix_(std::move(prefix)), groups_as_rows_(groups_as_rows) {}
   template <class T>
   void param(const char* name, T& field, const char* description, const Check& check = {}) {
     out_.push_back({path(name), type_name<T>(), to_json_value(field).dump(), description, check.describe()});
   }
   template <class C>
-  void group(const char* name, C& sub, const char* /*description*/) {
+  void group(const char* name, C& sub, const char* description) {
+    if (groups_as_rows_) {
+      out_.push_back({path(name), "group", "{}", description, ""});
+      return;
+    }
     Lister l(out_, path(name));
     sub.visit(l);
+  }
+  template <class C>
+  void group_list(const char* name, std::vector<C>& list, const char* description, const C& prototype) {
+    if (list.empty()) {
+      out_.push_back({path(name), "list of groups", "[]", description, ""});
+      C copy = prototype;
+      Lister l(out_, path(name) + "[i]", true);
+      copy.visit(l);
+      return;
+    }
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      Lister l(out_, path(name) + "[" + std::to_string(i) + "]");
+      list[i].visit(l);
+    }
   }
 
  private:
@@ -173,6 +218,7 @@ class Lister {
   static nlohmann::json to_json_value(const T& v) { return nlohmann::json(v); }
   std::vector<ParamInfo>& out_;
   std::string prefix_;
+  bool groups_as_rows_;
 };
 
 // Writes a config struct as JSON (the effective configuration of a run).
@@ -185,6 +231,17 @@ class Writer {
   void group(const char* name, C& sub, const char*) {
     Writer w(out_[name]);
     sub.visit(w);
+  }
+  template <class C>
+  void group_list(const char* name, std::vector<C>& list, const char*, const C&) {
+    nlohmann::json& a = out_[name];
+    a = nlohmann::json::array();
+    for (C& element : list) {
+      nlohmann::json e;
+      Writer w(e);
+      element.visit(w);
+      a.push_back(std::move(e));
+    }
   }
 
  private:

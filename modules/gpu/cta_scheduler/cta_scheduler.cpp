@@ -32,7 +32,7 @@ uint8_t CtaSchedulerConfig::l1_invalidation_cache_bits(const std::string& prefix
   return bits;
 }
 
-void CtaSchedulerConfig::validate(const std::string& prefix, uint32_t sms) const {
+void CtaSchedulerConfig::validate(const std::string& prefix, const std::vector<std::string>& sm_kinds) const {
   if (l1_invalidation != "none" && l1_invalidation != "on_idle" && l1_invalidation != "on_new_kernel")
     throw config::ConfigError("key '" + prefix + ".l1_invalidation': \"" + l1_invalidation +
                               "\" is not one of none, on_idle, on_new_kernel");
@@ -41,10 +41,10 @@ void CtaSchedulerConfig::validate(const std::string& prefix, uint32_t sms) const
     throw config::ConfigError("key '" + prefix + ".limit': \"" + limit + "\" is not one of none, dyncta");
   dyncta.validate(prefix + ".dyncta");
   auto policy = make_steering_policy(steering, steering_config(), prefix);
-  if (sms == 0) return;
+  if (sm_kinds.empty()) return;
   SteeringContext ctx;
-  ctx.sm_count = sms;
-  ctx.sm_kinds.assign(sms, "sm");
+  ctx.sm_count = static_cast<uint32_t>(sm_kinds.size());
+  ctx.sm_kinds = sm_kinds;
   policy->check(ctx);
 }
 
@@ -322,13 +322,25 @@ void CtaScheduler::admit(uint64_t cycle) {
         ++it;  // refused, and nothing has changed since
         continue;
       }
-      std::vector<uint32_t> set = steering_->choose(*r->kernel, r->cta_count, steering_context(r->kernel));
+      const SteeringContext ctx = steering_context(r->kernel);
+      std::vector<uint32_t> set = steering_->choose(*r->kernel, r->cta_count, ctx);
       std::sort(set.begin(), set.end());
       set.erase(std::unique(set.begin(), set.end()), set.end());
       if (!set.empty() && set.back() >= sms_.size())
         throw std::logic_error(std::string(name()) + ": steering policy '" + steering_->name() +
                                "' chose SM " + std::to_string(set.back()) + " for kernel " + r->kernel->name +
                                " but the GPU has " + std::to_string(sms_.size()) + " SMs");
+      // On a GPU of several kinds a CTA may fit some kinds only: the kernel gets the chosen
+      // SMs where one fits, and none of them is an error (it would wait forever).
+      if (!set.empty()) {
+        const uint32_t chosen = set.back();
+        set.erase(std::remove_if(set.begin(), set.end(), [&](uint32_t s) { return ctx.max_resident_ctas[s] == 0; }),
+                  set.end());
+        if (set.empty())
+          throw std::runtime_error(std::string(name()) + ": steering policy '" + steering_->name() +
+                                   "' chose SMs of kind '" + sms_[chosen].kind + "' for kernel " + r->kernel->name +
+                                   ", but one CTA fits none of the chosen SMs (it would wait forever)");
+      }
       if (set.empty()) {
         // No SMs for it now: it stays queued (blocking its stream) and is asked again
         // once the running set has changed (a completion wakes the scheduler).

@@ -109,9 +109,9 @@ struct CtaSchedulerConfig {
   // (under `prefix`) for an unknown cache, or an empty list with l1_invalidation != none.
   uint8_t l1_invalidation_cache_bits(const std::string& prefix = "cta_scheduler") const;
   // Every cross-field check: the L1 invalidation keys, the steering policy and every
-  // policy's parameters, the chosen policy against a GPU of `sms` SMs of kind "sm"
-  // (skipped for sms = 0). Throws config::ConfigError naming the key.
-  void validate(const std::string& prefix = "cta_scheduler", uint32_t sms = 0) const;
+  // policy's parameters, the chosen policy against a GPU whose SMs have `sm_kinds` (one
+  // per SM; skipped when empty). Throws config::ConfigError naming the key.
+  void validate(const std::string& prefix = "cta_scheduler", const std::vector<std::string>& sm_kinds = {}) const;
 };
 
 // How a kernel is launched: its stream (launches on one stream run one after the other,

@@ -20,7 +20,11 @@ double sum_of(const std::vector<const stats::Stat*>& stats) {
 
 TimeSeries::TimeSeries(Gpu& gpu, uint64_t period)
     : gpu_(gpu),
-      schedulers_(uint64_t{gpu.config().sms} * gpu.config().sm.scheduler.count),
+      schedulers_([&gpu] {
+        uint64_t n = 0;  // kinds may differ in schedulers per SM
+        for (uint32_t i = 0; i < gpu.config().sms; ++i) n += gpu.config().sm_config(i).scheduler.count;
+        return n;
+      }()),
       sampler_(gpu.stats(), period, {}),
       elf_(sm::kElfStalls),
       kaws_(sm::kKawsStalls) {

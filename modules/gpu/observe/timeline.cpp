@@ -82,7 +82,7 @@ void Timeline::observe(Gpu& gpu) {
   out_.process_name(1, "GPU (kernels by stream)", 0);
   for (uint32_t i = 0; i < cfg.sms; ++i) {
     out_.process_name(sm_pid(i), "SM " + std::to_string(i), static_cast<int>(sm_pid(i)));
-    for (uint32_t k = 0; k < cfg.sm.scheduler.count; ++k)
+    for (uint32_t k = 0; k < cfg.sm_config(i).scheduler.count; ++k)
       out_.thread_name(sm_pid(i), k + 1, "scheduler " + std::to_string(k), static_cast<int>(k));
   }
   for (uint32_t p = 0; p < cfg.partitions; ++p)
@@ -136,10 +136,10 @@ void Timeline::close_window(uint64_t cycle) {
 // the viewer shows each value over the cycles it describes.
 void Timeline::sample_counters(uint64_t cycle) {
   const GpuConfig& cfg = gpu_->config();
-  const double slots = static_cast<double>(cycle - last_counter_) * cfg.sm.scheduler.count;
   uint64_t e[sm::kElfStalls], k[sm::kKawsStalls];
   double ev[sm::kElfStalls], kv[sm::kKawsStalls];
   for (uint32_t i = 0; i < cfg.sms; ++i) {
+    const double slots = static_cast<double>(cycle - last_counter_) * cfg.sm_config(i).scheduler.count;
     gpu_->sm(i).core().stall_cycles(cycle, e, k);
     for (int c = 0; c < sm::kElfStalls; ++c) {
       uint64_t& prev = elf_[i * sm::kElfStalls + c];
