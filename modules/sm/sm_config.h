@@ -11,6 +11,7 @@
 
 #include "core/config/params.h"
 #include "mem/cache/cache_config.h"
+#include "sm/branch/branch_config.h"
 #include "sm/exec/exec_config.h"
 #include "sm/lsu/lsu_config.h"
 #include "sm/operand_collector/operand_collector_config.h"
@@ -374,6 +375,7 @@ struct SmConfig {
   uint32_t shared_bytes = 48 * 1024;
   SchedulerConfig scheduler;
   ScoreboardConfig scoreboard;
+  BranchConfig branch;
   FetchConfig fetch;
   mem::CacheConfig l1i = default_l1i();
   mem::CacheConfig l1d = default_l1d();
@@ -395,6 +397,7 @@ struct SmConfig {
     v.param("shared_bytes", shared_bytes, "shared memory per SM in bytes", config::at_least(0));
     v.group("scheduler", scheduler, "warp schedulers");
     v.group("scoreboard", scoreboard, "register hazards checked at issue");
+    v.group("branch", branch, "branch prediction and the control hazard at issue (004 section 4.3)");
     v.group("fetch", fetch, "fetch unit and instruction buffers");
     v.group("l1i", l1i, "L1 instruction cache (read_only, reject mode)");
     v.group("l1d", l1d, "L1 data cache (reject mode)");

@@ -47,6 +47,7 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id
   scoreboard_commits_ = scoreboard_->commits();
   // A shared table filling up changes every warp's answer.
   scoreboard_->set_shared_change_hook([this] { table_.touch_all(); });
+  shared_.branch = BranchUnit::make(cfg_.branch, "sm.branch", group, cfg_.max_warps);
   for (uint32_t i = 0; i < cfg_.scheduler.count; ++i) {
     schedulers_.push_back(std::make_unique<WarpScheduler>(("scheduler" + std::to_string(i)).c_str(), i, cfg_, table_,
                                                           shared_));
@@ -216,6 +217,7 @@ void SmCore::receive_writeback(WarpInstruction& wi) {
     throw PipelineError(std::string(name()) + ": writeback of warp " + std::to_string(wi.warp) + " pc " + hex(wi.pc) +
                         " that has no instruction in flight");
   scoreboard_->release(wi);
+  if (shared_.branch) shared_.branch->written_back(wi, clock_.now(), table_);
   table_.touch(wi.warp);  // its scheduler re-checks the hazards
   --s.in_flight;
   ++writebacks_;
@@ -269,6 +271,9 @@ bool SmCore::tick_issue(uint64_t cycle) {
   if (shared_.mascar) shared_.mascar->begin_cycle(cycle, table_, *scoreboard_);
   // KAWS: CTAs whose kernel's last CTA was issued (before this cycle) enter progress mode.
   if (shared_.kaws) shared_.kaws->begin_cycle(cycle);
+  // Warps whose branch's redirect penalty is over may issue again this cycle.
+  const bool redirecting = shared_.branch && shared_.branch->redirects_pending() &&
+                           shared_.branch->release_due(cycle, table_);
   // A warp held by a busy unit is released by that unit, which reports itself busy while
   // its availability can change without an outside event (PipelineStage::tick).
   for (auto& s : schedulers_) issued_this_cycle_ += s->tick(cycle);
@@ -290,7 +295,7 @@ bool SmCore::tick_issue(uint64_t cycle) {
   }
   // A throttled warp may become eligible by score decay (CCWS) or a limit's expiry
   // (LAWS-TH, release = hold_expiry) alone: keep ticking meanwhile.
-  return issued_this_cycle_ > 0 || commit_busy || (shared_.ccws && shared_.ccws->limited()) ||
+  return issued_this_cycle_ > 0 || commit_busy || redirecting || (shared_.ccws && shared_.ccws->limited()) ||
          (shared_.laws && shared_.laws->release_pending());
 }
 
@@ -363,6 +368,7 @@ std::string SmCore::describe_warp(uint32_t w) const {
   }
   o << "; ";
   if (s.ctx->status == isa::WarpStatus::AtBarrier) o << "waits at barrier " << s.ctx->barrier_id;
+  else if (table_.control_pending(w)) o << "waits for a branch to resolve";
   else o << "last cycle: " << to_string(schedulers_[w % schedulers_.size()]->last_block(w));
   o << "; " << fetch_->describe(w) << "; in flight " << s.in_flight;
   const std::string pending = scoreboard_->describe(w);

@@ -87,6 +87,7 @@ void WarpTable::clear(uint32_t w) {
   s = WarpSlot{};
   s.ibuf = std::move(keep);
   finishing_ &= ~(uint64_t{1} << w);
+  control_pending_ &= ~(uint64_t{1} << w);
   set_head_class(w, kNoHead);
   touch(w);
   ++residency_version_;

@@ -122,6 +122,16 @@ class WarpTable {
 
   void clear(uint32_t w);
 
+  // Control hazard (sm.branch, BranchUnit): the warp waits for a branch to resolve and may
+  // not issue meanwhile. A mask beside the slots: only the branch unit sets it, and with
+  // sm.branch.predictor = none it stays 0.
+  bool control_pending(uint32_t w) const { return (control_pending_ >> w) & 1u; }
+  void set_control_pending(uint32_t w, bool pending) {
+    if (pending) control_pending_ |= uint64_t{1} << w;
+    else control_pending_ &= ~(uint64_t{1} << w);
+    touch(w);
+  }
+
   // The warp executed its last exit: it issues no more, and completes once its issued
   // instructions are written back and no fetch is outstanding.
   void mark_issue_done(uint32_t w) {
@@ -196,6 +206,7 @@ class WarpTable {
   uint64_t barrier_version_ = 0;
   uint64_t all_warps_ = 0, changed_warps_ = 0;
   uint64_t finishing_ = 0;  // mark_issue_done, not yet mark_done
+  uint64_t control_pending_ = 0;
   std::vector<uint64_t> group_versions_ = std::vector<uint64_t>(1, 0);
   std::vector<uint64_t> warp_touches_;  // per slot: touch(w) calls
   uint64_t all_touches_ = 0;            // touch_all() calls

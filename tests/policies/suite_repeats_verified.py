@@ -5,10 +5,12 @@ issue stage's biggest saving). Under every other issue policy, every workload of
 decision against a full evaluation of the warps and fails the run on a difference; outputs
 verify as in every suite run. (Mascar and CAR: suite_under_mascar.py.) The ILP core's
 pieces run here too, under the default policy: the barrel (stall-on-issue) scoreboard, 8-lane
-units and an 8-cycle branch resolution. And 004's heterogeneous GPU-H (configs/gpu_h.json:
-SM groups of kinds tlp and ilp, kernels steered by ilp_tlp), with 32 K registers and 32 KB
-shared so that every workload fits, as configured and with steering all over two different
-kinds: each run's sm_kinds must account for every instruction.
+units and an 8-cycle branch resolution; the ilp_commit scoreboard (8 entries shared by the SM's
+warps, in-order commit); gshare branch prediction with the conventional scoreboard (a
+mispredicted branch holds its warp until it resolves). And 004's heterogeneous GPU-H
+(configs/gpu_h.json: SM groups of kinds tlp and ilp, kernels steered by ilp_tlp), with 32 K
+registers and 32 KB shared so that every workload fits, as configured and with steering all
+over two different kinds: each run's sm_kinds must account for every instruction.
 usage: suite_repeats_verified.py GPUTLM WORKLOADS_DIR TMP_DIR GTX480_CONFIG"""
 import os
 import sys
@@ -16,7 +18,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from suite_runner import args, run_suite
 
 gputlm, workloads, tmp, (gtx480,) = args(1)
-for policy in ["lrr", "gto", "two_level", "swl", "ccws", "owl", "elf", "newcar", "ilp_core", "ilp_commit"]:
+for policy in ["lrr", "gto", "two_level", "swl", "ccws", "owl", "elf", "newcar", "ilp_core", "ilp_commit",
+               "ilp_gshare"]:
     params = ["sm.scheduler.verify_repeats=true"]
     if policy == "newcar":  # NewCAR's ordering filter under the default policy
         params.append("sm.lsu.reexec_queue.policy=newcar")
@@ -24,6 +27,9 @@ for policy in ["lrr", "gto", "two_level", "swl", "ccws", "owl", "elf", "newcar",
         params += ["sm.scoreboard.policy=barrel", "sm.exec.simd_width=8", "sm.exec.latency_branch=8"]
     elif policy == "ilp_commit":  # 8 entries shared by the SM's warps, stall on use, in-order commit
         params += ["sm.scoreboard.policy=ilp_commit", "sm.exec.simd_width=8"]
+    elif policy == "ilp_gshare":  # 8 lanes, gshare: a mispredicted branch holds its warp (sm.branch)
+        params += ["sm.exec.simd_width=8", "sm.exec.latency_branch=8", "sm.branch.predictor=gshare",
+                   "sm.branch.redirect_penalty=2"]
     else:
         params.append(f"sm.scheduler.policy={policy}")
     run_suite(gputlm, workloads, tmp, policy, gtx480, params)

@@ -21,11 +21,12 @@ def args(n_configs):
     return gputlm, workloads, tmp, sys.argv[4:]
 
 
-def run_suite(gputlm, workloads, tmp, name, config, params=(), min_workloads=20):
+def run_suite(gputlm, workloads, tmp, name, config, params=(), min_workloads=20, extra=()):
     """Runs the suite into TMP/NAME; returns {file name: timing statistics}. Exits non-zero,
-    printing the suite's output, when the suite fails or any workload does not verify."""
+    printing the suite's output, when the suite fails or any workload does not verify.
+    EXTRA: more arguments of `gputlm suite` (e.g. --only NAME)."""
     out = os.path.join(tmp, name)
-    cmd = [gputlm, "suite", "--config", config, "--workloads", workloads, "-j", "2", "--out", out]
+    cmd = [gputlm, "suite", "--config", config, "--workloads", workloads, "-j", "2", "--out", out, *extra]
     for p in params:
         cmd += ["-p", p]
     run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -147,6 +147,10 @@ WarpScheduler::CheckResult WarpScheduler::check_warp(uint32_t slot) const {
   const IBufferEntry& head = table_.ibuf_head(slot);
   r.has_head = true;
   r.head_class = static_cast<uint8_t>(head.instr->cls);
+  if (table_.control_pending(slot)) {  // waits for a branch to resolve (sm.branch)
+    r.block = WarpBlock::ScoreboardOther;
+    return r;
+  }
   const Hazard hazard = scoreboard_wants_mask_
                             ? scoreboard_if_->check_masked(slot, *head.instr, s.grid->peek_active_mask(*s.ctx))
                             : scoreboard_if_->check(slot, *head.instr);
@@ -195,6 +199,7 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
   wi.is_branch = r.is_branch;
   wi.elf_recalc = (head.instr->flags & isa::kElfRecalc) != 0;
   scoreboard_if_->reserve(wi);
+  if (shared_.branch && r.is_branch) shared_.branch->issued(wi, table_);
 
   table_.ibuf_pop(slot);
   if (r.warp_finished) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/stats/stats.h"
+#include "sm/branch/branch_unit.h"
 #include "sm/pipeline_protocol.h"
 #include "sm/scheduler/ccws/ccws_state.h"
 #include "sm/scheduler/issue_tracer.h"
@@ -53,6 +54,8 @@ struct IssueShared {
   std::unique_ptr<KawsState> kaws;  // with sm.scheduler.policy = kaws only (CTA progress, sm<i>.kaws)
   // With sm.scheduler.warp_sharing only: instructions each scheduler issued for another's warp.
   std::unique_ptr<stats::CounterVector> shared_issues;
+  // The control hazard, with sm.branch.predictor other than none only (set by the SM core).
+  std::unique_ptr<BranchUnit> branch;
 };
 
 class WarpScheduler : public sc_core::sc_module {
