@@ -84,9 +84,10 @@ struct ExecConfig {
     v.param("forwarding", forwarding,
             "data bypassing (004 §4.1): none = a dependent instruction issues after its producer's writeback; "
             "alu = the SP/SFU/DP/INT units bypass a result from the last execution stage (EX_L) to EX1 of the "
-            "same lane, so a dependent instruction of the same warp issues max(latency + pipeline_registers, "
-            "32 / simd_width) cycles after its producer (RAW only: a register written again still waits for writeback); results of the LSU "
-            "(loads, shared memory, atomics) always wait for writeback",
+            "same lane, so a dependent instruction of the same warp dispatches max(latency, 32 / simd_width) "
+            "cycles after its producer (RAW only: a register written again, and the warp of an instruction "
+            "without destinations, still wait for writeback); LSU results (loads of every space, atomics) always wait "
+            "for writeback",
             config::one_of(forwarding_names()));
     v.param("latency_int", latency_int, "integer latency in cycles: ADD,MAX,MUL,MAD,DIV (-ptx_opcode_latency_int)",
             config::at_least(1));
