@@ -101,6 +101,7 @@ Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32
     oc_.unit_status[p].bind(u.status_export);
     u.out.bind(writeback_.in);
     u.writeback_status.bind(writeback_.status_export);
+    if (cfg_.exec.forwards_alu()) u.forward_sink.bind(core_.forward_export);  // never the LSU
   }
   lsu_.out.bind(writeback_.in);
   lsu_.writeback_status.bind(writeback_.status_export);

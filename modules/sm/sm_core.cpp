@@ -26,6 +26,7 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id
     : sc_core::sc_module(name),
       issue_status("issue_status"),
       writeback_in("writeback_in"),
+      forward_export("forward_export"),
       cfg_(validated(cfg, "sm")),
       sm_id_(sm_id),
       clock_(core_clock),
@@ -65,6 +66,11 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id
   fetch_->issue_status.bind(issue_status);
   fetch_->set_scheduler_orders(*this);
   writeback_in.register_receiver([this](WarpInstruction& wi) { receive_writeback(wi); });
+  forward_export.bind(*this);
+  if (cfg_.exec.forwards_alu())  // (no statistic without forwarding: the default tree is unchanged)
+    forwards_ = std::make_unique<stats::Counter>(group, "forwarded",
+                                                 "warp instructions whose results were bypassed to dependents "
+                                                 "before writeback (sm.exec.forwarding)");
 }
 
 SmCore::~SmCore() = default;
@@ -222,6 +228,16 @@ void SmCore::receive_writeback(WarpInstruction& wi) {
   --s.in_flight;
   ++writebacks_;
   shared_.pool.release(&wi);
+}
+
+void SmCore::forwarded(WarpInstruction& wi) {
+  if (wi.forwarded || wi.is_memory)
+    throw PipelineError(std::string(name()) + ": warp " + std::to_string(wi.warp) + " pc " + hex(wi.pc) +
+                        (wi.is_memory ? ": a memory instruction was forwarded" : " was forwarded twice"));
+  scoreboard_->forward(wi);
+  wi.forwarded = true;    // its release must find its registers forwarded
+  table_.touch(wi.warp);  // its scheduler re-checks the hazards (as at writeback)
+  if (forwards_) ++*forwards_;
 }
 
 bool SmCore::tick_issue(uint64_t cycle) {

@@ -7,6 +7,8 @@
 //   back end's writeback stage   -> writeback_in              (PipelineInSocket; the retire
 //                                  sink: releases registers at once, see receive_writeback)
 //   fetch().l1i                  -> L1I cache upstream
+//   forward_export               <- each execution unit's forward_sink (ForwardSinkIF;
+//                                  bound only with sm.exec.forwarding = alu)
 // Its owner (Sm, or a testbench) ticks it inside one clock process, back to front:
 //   <back end stages, writeback first>; tick_issue(c); tick_fetch(c)
 // and sleeps when every call returned false, until the waker is called.
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "core/stats/stats.h"
+#include "sm/exec/forward_sink_if.h"
 #include "sm/fetch/fetch_unit.h"
 #include "sm/pipeline_protocol.h"
 #include "sm/scheduler/warp_scheduler.h"
@@ -30,10 +33,11 @@
 
 namespace gputlm::sm {
 
-class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
+class SmCore : public sc_core::sc_module, public SchedulerOrderIF, public ForwardSinkIF {
  public:
   sc_core::sc_port<IssueStatusIF> issue_status;  // the back end's collector availability
   PipelineInSocket writeback_in;
+  sc_core::sc_export<ForwardSinkIF> forward_export;  // the units' bypass point
 
   // Validates cfg (config::ConfigError). `group` is the SM's statistics group.
   SmCore(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, const ClockDomain& core_clock,
@@ -49,6 +53,10 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
   uint32_t resident_ctas() const { return resident_ctas_; }
   uint32_t resident_warps() const { return used_warps_; }
   std::string state_dump() const;
+
+  // ForwardSinkIF: the scoreboard makes wi's results readable and its scheduler re-checks
+  // the warp; throws PipelineError for a memory instruction or a second call.
+  void forwarded(WarpInstruction& wi) override;
 
   // --- ticking -------------------------------------------------------------------------
   // Each returns true when the SM must tick again without an outside event.
@@ -144,6 +152,7 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF {
 
   stats::Counter cycles_, writebacks_, ctas_launched_, ctas_completed_, warps_completed_, idle_sleep_cycles_;
   stats::Ratio ipc_, warp_ipc_;
+  std::unique_ptr<stats::Counter> forwards_;  // with sm.exec.forwarding = alu only
 };
 
 }  // namespace gputlm::sm

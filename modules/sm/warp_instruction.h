@@ -79,6 +79,7 @@ struct WarpInstruction {
   bool elf_recalc = false;       // ELF: the branch's recalc bit (isa::kElfRecalc)
   bool mascar_owner = false;     // Mascar: issued by the owner warp (sets MemExtension::owner)
   uint32_t reexecutions = 0;     // Mascar CAR / ELF NewCAR: times this request was re-executed
+  bool forwarded = false;        // its result reached the bypass point (sm.exec.forwarding)
 
   // Clears every field (the pool calls it before handing the object out).
   void reset() { *this = WarpInstruction{}; }

@@ -5,7 +5,8 @@ issue stage's biggest saving). Under every other issue policy, every workload of
 decision against a full evaluation of the warps and fails the run on a difference; outputs
 verify as in every suite run. (Mascar and CAR: suite_under_mascar.py.) The ILP core's
 pieces run here too, under the default policy: the barrel (stall-on-issue) scoreboard, 8-lane
-units and an 8-cycle branch resolution; the ilp_commit scoreboard (8 entries shared by the SM's
+units and an 8-cycle branch resolution, also with data bypassing (sm.exec.forwarding=alu);
+the ilp_commit scoreboard (8 entries shared by the SM's
 warps, in-order commit); gshare branch prediction with the conventional scoreboard (a
 mispredicted branch holds its warp until it resolves). And 004's heterogeneous GPU-H
 (configs/gpu_h.json: SM groups of kinds tlp and ilp, kernels steered by ilp_tlp), with 32 K
@@ -18,13 +19,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from suite_runner import args, run_suite
 
 gputlm, workloads, tmp, (gtx480,) = args(1)
-for policy in ["lrr", "gto", "two_level", "swl", "ccws", "owl", "elf", "newcar", "ilp_core", "ilp_commit",
-               "ilp_gshare"]:
+for policy in ["lrr", "gto", "two_level", "swl", "ccws", "owl", "elf", "newcar", "ilp_core", "ilp_fwd",
+               "ilp_commit", "ilp_gshare"]:
     params = ["sm.scheduler.verify_repeats=true"]
     if policy == "newcar":  # NewCAR's ordering filter under the default policy
         params.append("sm.lsu.reexec_queue.policy=newcar")
-    elif policy == "ilp_core":  # one instruction in flight per warp, 4 cycles a warp instruction
+    elif policy in ("ilp_core", "ilp_fwd"):  # one instruction in flight per warp, 4 cycles a warp instruction
         params += ["sm.scoreboard.policy=barrel", "sm.exec.simd_width=8", "sm.exec.latency_branch=8"]
+        if policy == "ilp_fwd":  # ... ready again at the bypass point of an ALU result
+            params.append("sm.exec.forwarding=alu")
     elif policy == "ilp_commit":  # 8 entries shared by the SM's warps, stall on use, in-order commit
         params += ["sm.scoreboard.policy=ilp_commit", "sm.exec.simd_width=8"]
     elif policy == "ilp_gshare":  # 8 lanes, gshare: a mispredicted branch holds its warp (sm.branch)

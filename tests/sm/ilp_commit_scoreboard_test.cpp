@@ -219,6 +219,29 @@ TEST_CASE("ilp_commit: with store_waits_for completed a store issues once its wa
   CHECK(sb.check(0, ld) == Hazard::Memory);  // loads still wait for the store's commit
 }
 
+TEST_CASE("ilp_commit: a forwarded result is readable before its writeback and commits after it",
+          "[sm][scoreboard][ilp]") {
+  IlpCommitScoreboard sb("sb", 1, entries(8));
+  const isa::Instruction a = instr({1}, {7}), use = instr({2}, {1}), ld = load(3, 9);
+  WarpInstruction wa = issued(0, a);
+  sb.reserve(wa);
+  CHECK(sb.check(0, use) == Hazard::Other);
+  sb.forward(wa);
+  wa.forwarded = true;
+  CHECK(sb.check(0, use) == Hazard::None);  // from the bypass
+  CHECK_THROWS_AS(sb.forward(wa), PipelineError);  // twice
+  CHECK(sb.commit(1).warps == 0);  // forwarded is not complete
+  const WarpInstruction wl = issued(0, ld);
+  sb.reserve(wl);
+  CHECK_THROWS_AS(sb.forward(wl), PipelineError);  // a load has no bypass
+  WarpInstruction not_marked = wa;
+  not_marked.forwarded = false;
+  CHECK_THROWS_AS(sb.release(not_marked), PipelineError);  // states must agree
+  sb.release(wa);
+  sb.commit(2);
+  CHECK(sb.commit(3).warps == 1);
+}
+
 TEST_CASE("ilp_commit: a commit budget serves lower warp slots first", "[sm][scoreboard][ilp]") {
   IlpCommitConfig c = entries(8);
   c.commits_per_cycle = 1;

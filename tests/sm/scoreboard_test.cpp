@@ -128,6 +128,88 @@ TEST_CASE("barrel scoreboard: one instruction in flight per warp whatever its re
   CHECK_THROWS_AS(sb.check(4, independent), PipelineError);  // slot out of range
 }
 
+TEST_CASE("scoreboard: a forwarded result is readable and still blocks writers until its writeback",
+          "[sm][scoreboard]") {
+  Scoreboard sb("sb", 2);
+  const isa::Instruction mul = instr({6}, {2});
+  WarpInstruction w_mul = issued(0, mul, false);
+  sb.reserve(w_mul);
+  const isa::Instruction use6 = instr({7}, {6});
+  const isa::Instruction write6 = instr({6}, {3});
+  const isa::Instruction rmw6 = instr({6}, {6});  // x = f(x): reads by bypass, writes only after writeback
+  CHECK(sb.check(0, use6) == Hazard::Other);
+  sb.forward(w_mul);
+  w_mul.forwarded = true;  // (SmCore::forwarded sets it)
+  CHECK(sb.check(0, use6) == Hazard::None);     // RAW cleared at the bypass point
+  CHECK(sb.check(0, write6) == Hazard::Other);  // WAW pending until writeback
+  CHECK(sb.check(0, rmw6) == Hazard::Other);
+  CHECK(sb.pending_writes(0) == 1);
+  CHECK(sb.describe(0) == "r6(fwd)");
+  // The release must say it was forwarded, once.
+  WarpInstruction not_marked = w_mul;
+  not_marked.forwarded = false;
+  CHECK_THROWS_AS(sb.release(not_marked), PipelineError);
+  sb.release(w_mul);
+  CHECK(sb.pending_writes(0) == 0);
+  CHECK(sb.check(0, write6) == Hazard::None);
+  CHECK_THROWS_AS(sb.release(w_mul), PipelineError);  // released twice
+  CHECK_THROWS_AS(sb.forward(w_mul), PipelineError);  // not pending any more
+
+  // A load is never forwarded, and an unforwarded instruction released as forwarded is an error.
+  isa::Instruction ld = instr({5}, {1}, isa::OpClass::MemGlobal);
+  ld.is_load = true;
+  const WarpInstruction w_ld = issued(0, ld, true);
+  sb.reserve(w_ld);
+  CHECK_THROWS_AS(sb.forward(w_ld), PipelineError);
+  CHECK(sb.check(0, instr({7}, {5})) == Hazard::Memory);
+  WarpInstruction ld_marked = w_ld;
+  ld_marked.forwarded = true;
+  CHECK_THROWS_AS(sb.release(ld_marked), PipelineError);
+  sb.release(w_ld);
+  CHECK(sb.pending_writes(0) == 0);
+}
+
+TEST_CASE("barrel scoreboard: with forwarding the warp is ready at the bypass point and the forwarded "
+          "instruction is written back later",
+          "[sm][scoreboard]") {
+  BarrelScoreboard sb("barrel", 2);
+  const isa::Instruction a = instr({6}, {2}), b = instr({7}, {6});
+  WarpInstruction w_a = issued(0, a, false), w_b = issued(0, b, false);
+  w_a.seq = 10;
+  w_b.seq = 11;
+  sb.reserve(w_a);
+  CHECK(sb.check(0, b) == Hazard::Other);
+  CHECK_THROWS_AS(sb.forward(w_b), PipelineError);  // not the one in flight
+  sb.forward(w_a);
+  w_a.forwarded = true;
+  CHECK(sb.check(0, b) == Hazard::None);  // 004 §4.1: the ready bit at EX_L
+  CHECK(sb.describe(0) == "1 forwarded awaiting writeback");
+  sb.reserve(w_b);  // a second instruction in flight beside the forwarded one
+  CHECK(sb.pending_writes(0) == 2);
+  CHECK(sb.check(0, a) == Hazard::Other);
+  sb.release(w_a);
+  CHECK_THROWS_AS(sb.release(w_a), PipelineError);  // written back twice
+  CHECK(sb.pending_writes(0) == 1);
+  CHECK(sb.check(0, a) == Hazard::Other);  // b still holds the warp
+  WarpInstruction b_marked = w_b;
+  b_marked.forwarded = true;
+  CHECK_THROWS_AS(sb.release(b_marked), PipelineError);  // b was not forwarded
+  sb.release(w_b);
+  CHECK(sb.check(0, a) == Hazard::None);
+  CHECK(sb.pending_writes(0) == 0);
+  CHECK(sb.describe(0).empty());
+
+  // A memory instruction keeps the warp until its writeback.
+  isa::Instruction ld = instr({5}, {1}, isa::OpClass::MemGlobal);
+  ld.is_load = true;
+  const WarpInstruction w_ld = issued(1, ld, true);
+  sb.reserve(w_ld);
+  CHECK_THROWS_AS(sb.forward(w_ld), PipelineError);
+  CHECK(sb.check(1, b) == Hazard::Memory);
+  sb.release(w_ld);
+  CHECK(sb.check(1, b) == Hazard::None);
+}
+
 TEST_CASE("scoreboard registry: policies by name and an unknown name names the key", "[sm][scoreboard]") {
   ScoreboardConfig cfg;
   CHECK(scoreboard_policy_names() == std::vector<std::string>{"conventional", "barrel"});

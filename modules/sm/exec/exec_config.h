@@ -18,6 +18,12 @@
 
 namespace gputlm::sm {
 
+// Names accepted by ExecConfig::forwarding.
+inline const std::vector<std::string>& forwarding_names() {
+  static const std::vector<std::string> names = {"none", "alu"};
+  return names;
+}
+
 struct ExecConfig {
   uint32_t sp_units = 2;
   uint32_t sfu_units = 1;
@@ -27,6 +33,7 @@ struct ExecConfig {
   uint32_t pipeline_registers = 0;
   uint32_t width = 1;
   uint32_t simd_width = 32;  // lanes: a warp instruction takes 32 / simd_width cycles of its unit
+  std::string forwarding = "none";  // none | alu: results bypassed to dependents at EX_L (004 §4.1)
   std::vector<uint32_t> latency_int{4, 13, 4, 5, 145};
   std::vector<uint32_t> initiation_int{1, 2, 2, 1, 8};
   std::vector<uint32_t> latency_fp{4, 13, 4, 5, 39};
@@ -74,6 +81,14 @@ struct ExecConfig {
               c.max = 32;
               return c;
             }());
+    v.param("forwarding", forwarding,
+            "data bypassing (004 §4.1): none = a dependent instruction issues after its producer's writeback; "
+            "alu = the SP/SFU/DP/INT units bypass a result from the last execution stage (EX_L) to EX1 of the "
+            "same lane, so a dependent instruction of the same warp dispatches max(latency, 32 / simd_width) "
+            "cycles after its producer (RAW only: a register written again, and the warp of an instruction "
+            "without destinations, still wait for writeback); LSU results (loads of every space, atomics) always wait "
+            "for writeback",
+            config::one_of(forwarding_names()));
     v.param("latency_int", latency_int, "integer latency in cycles: ADD,MAX,MUL,MAD,DIV (-ptx_opcode_latency_int)",
             config::at_least(1));
     v.param("initiation_int", initiation_int,
@@ -110,6 +125,7 @@ struct ExecConfig {
   }
   // Each latency/initiation list must have 5 entries (ADD,MAX,MUL,MAD,DIV).
   void validate(const std::string& key_prefix) const;
+  bool forwards_alu() const { return forwarding == "alu"; }
   // Cycles a warp instruction occupies its unit (warp size 32).
   uint32_t slices() const { return 32 / simd_width; }
 };

@@ -13,10 +13,12 @@ ExecUnit::ExecUnit(sc_core::sc_module_name name, UnitType type, const ExecConfig
       out("out"),
       status_export("status_export"),
       writeback_status("writeback_status"),
+      forward_sink("forward_sink"),
       lane_free_(cfg.width, 0),
       domain_(domain),
       result_buffer_(cfg.result_buffer),
       pipeline_registers_(cfg.pipeline_registers),
+      forwarding_(cfg.forwards_alu()),
       type_(type),
       cfg_(cfg),
       timing_(cfg),
@@ -34,6 +36,29 @@ ExecUnit::ExecUnit(sc_core::sc_module_name name, UnitType type, const ExecConfig
     for (uint32_t l : *v) longest = std::max(longest, l);
   active_.reserve(static_cast<std::size_t>(cfg.width) * (longest + cfg.pipeline_registers + slices_) +
                   cfg.result_buffer);
+  if (forwarding_) forwards_.reserve(static_cast<std::size_t>(cfg.width) * (longest + slices_));
+}
+
+void ExecUnit::end_of_elaboration() {
+  if (!forwarding_) return;
+  if (forward_sink.size() == 0)
+    throw PipelineError(std::string(name()) + ": exec.forwarding = alu but forward_sink is not bound");
+  forward_if_ = forward_sink.operator->();
+}
+
+// The bypass (004 §4.1, Fig. 2): slice k of an instruction dispatched in cycle D enters
+// EX1 in D + k and leaves EX_L at the end of D + k + L - 1; EX_L -> EX1 lets slice k of a
+// dependent instruction enter EX1 in D + k + L. That instruction dispatches in D + L, so it
+// must issue in D + L - 2 (issue -> operands read -> dispatch: 2 cycles). Its last slice
+// then reads the producer's last slice's result from the bypass, and its lanes are free
+// because the producer held them only until D + slices (the operand collector holds the
+// dependent otherwise). The pipeline registers do not move the point: ID_OC and OC_EX delay
+// producer and dependent alike, and EX_WB is what the bypass skips. Never before D: an
+// instruction with L < 2 is readable from the cycle it is dispatched (the issue stage of
+// that cycle runs after the collectors). So a dependent pair issues max(L, slices) apart.
+uint64_t ExecUnit::forward_cycle(uint64_t dispatch, uint32_t latency) {
+  constexpr uint32_t kIssueToDispatch = 2;
+  return latency > kIssueToDispatch ? dispatch + latency - kIssueToDispatch : dispatch;
 }
 
 bool ExecUnit::can_accept() const {
@@ -61,6 +86,13 @@ void ExecUnit::receive(WarpInstruction& wi) {
     }
   }
   active_.push_back(Entry{&wi, now + t.latency + (slices_ - 1) + pipeline_registers_});
+  // Only results are bypassed: without a destination (branch, barrier, exit) the warp
+  // waits for writeback as before.
+  if (forwarding_ && wi.n_writes > 0) {
+    const uint64_t at = forward_cycle(now, t.latency);
+    if (at <= now) forward_if_->forwarded(wi);
+    else forwards_.push_back(PendingForward{&wi, at});
+  }
   ++instructions_count_;
   if (activity_mask_) *activity_mask_ |= activity_bit_;
   wake_owner();
@@ -72,6 +104,7 @@ bool ExecUnit::tick(uint64_t cycle) {
     return false;
   }
   ++busy_cycles_count_;
+  if (!forwards_.empty()) forward_due(cycle);
   if (writeback_if_ == nullptr) writeback_if_ = writeback_status.operator->();  // bound by now
   uint32_t finished = 0;
   for (;;) {
@@ -98,6 +131,17 @@ bool ExecUnit::tick(uint64_t cycle) {
   // Finished results that found no writeback room block the unit's input next cycle.
   blocked_.set(cycle + 1, finished >= result_buffer_);
   return !active_.empty();
+}
+
+// Reports the instructions at their bypass point, in dispatch order. Each is still in
+// active_ (its bypass cycle is before its finish), so the unit ticks every cycle until then.
+void ExecUnit::forward_due(uint64_t cycle) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < forwards_.size(); ++i) {
+    if (forwards_[i].at <= cycle) forward_if_->forwarded(*forwards_[i].wi);
+    else forwards_[kept++] = forwards_[i];
+  }
+  forwards_.resize(kept);
 }
 
 std::string ExecUnit::state_dump() const {

@@ -5,8 +5,12 @@
 // first, then issue order, while writeback has room. At most `result_buffer` finished
 // results wait for writeback; while that many wait the unit accepts nothing.
 //
+// With exec.forwarding = alu an instruction with destination registers is also reported
+// through `forward_sink` at its bypass point (see forward_cycle in exec_unit.cpp).
+//
 // Sockets: `in` (from the operand collector), `out` (to writeback); status: exports
-// UnitStatusIF, reads WritebackStatusIF through `writeback_status`.
+// UnitStatusIF, reads WritebackStatusIF through `writeback_status`; `forward_sink` (bound
+// only with forwarding on).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +21,7 @@
 #include "core/clock/clock_domain.h"
 #include "core/stats/stats.h"
 #include "sm/exec/exec_config.h"
+#include "sm/exec/forward_sink_if.h"
 #include "sm/exec/op_timing.h"
 #include "sm/exec/unit_status_if.h"
 #include "sm/pipeline_protocol.h"
@@ -29,6 +34,7 @@ class ExecUnit : public sc_core::sc_module, public PipelineStage, public UnitSta
   PipelineOutSocket out;
   sc_core::sc_export<UnitStatusIF> status_export;
   sc_core::sc_port<WritebackStatusIF> writeback_status;
+  sc_core::sc_port<ForwardSinkIF, 1, sc_core::SC_ZERO_OR_MORE_BOUND> forward_sink;
 
   // Validates cfg (config::ConfigError naming "exec.<key>").
   ExecUnit(sc_core::sc_module_name name, UnitType type, const ExecConfig& cfg, const ClockDomain& domain,
@@ -49,6 +55,9 @@ class ExecUnit : public sc_core::sc_module, public PipelineStage, public UnitSta
     activity_bit_ = bit;
   }
   const OpTimingTable& timing() const { return timing_; }
+  // Cycle at which an instruction of latency `latency` dispatched (received) in cycle
+  // `dispatch` reaches the bypass point, as seen by the issue stage.
+  static uint64_t forward_cycle(uint64_t dispatch, uint32_t latency);
   stats::Group& stats_group() { return stats_; }
 
  private:
@@ -56,7 +65,13 @@ class ExecUnit : public sc_core::sc_module, public PipelineStage, public UnitSta
     WarpInstruction* wi = nullptr;
     uint64_t ready = 0;
   };
+  struct PendingForward {
+    WarpInstruction* wi = nullptr;
+    uint64_t at = 0;
+  };
   void receive(WarpInstruction& wi);
+  void forward_due(uint64_t cycle);
+  void end_of_elaboration() override;
 
   // What tick, can_accept and receive read, together (on a GPU of many SMs a unit is cold
   // when its SM's turn comes).
@@ -71,6 +86,9 @@ class ExecUnit : public sc_core::sc_module, public PipelineStage, public UnitSta
   uint32_t slices_;         // cycles a warp instruction occupies a lane (cfg validated by timing_)
   uint32_t result_buffer_;  // cfg_.result_buffer
   uint32_t pipeline_registers_;
+  bool forwarding_;                       // cfg_.forwarding == alu
+  ForwardSinkIF* forward_if_ = nullptr;   // forward_sink's interface (forwarding only)
+  std::vector<PendingForward> forwards_;  // not yet at their bypass point (empty without forwarding)
 
   UnitType type_;
   ExecConfig cfg_;

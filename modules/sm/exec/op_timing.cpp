@@ -17,6 +17,8 @@ void ExecConfig::validate(const std::string& key_prefix) const {
   if (simd_width == 0 || simd_width > 32 || (simd_width & (simd_width - 1)) != 0)
     throw config::ConfigError("key '" + p + "simd_width': must be 1, 2, 4, 8, 16 or 32 (lanes of a 32-thread warp), got " +
                               std::to_string(simd_width));
+  if (forwarding != "none" && forwarding != "alu")
+    throw config::ConfigError("key '" + p + "forwarding': must be none or alu, got \"" + forwarding + "\"");
   five(latency_int, "latency_int");
   five(initiation_int, "initiation_int");
   five(latency_fp, "latency_fp");

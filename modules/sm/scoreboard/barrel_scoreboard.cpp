@@ -1,11 +1,12 @@
 #include "sm/scoreboard/barrel_scoreboard.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace gputlm::sm {
 
 BarrelScoreboard::BarrelScoreboard(sc_core::sc_module_name name, uint32_t max_warps)
-    : ScoreboardModule(name, max_warps), warps_(max_warps) {}
+    : ScoreboardModule(name, max_warps), warps_(max_warps), forwarded_(max_warps) {}
 
 Hazard BarrelScoreboard::check(uint32_t warp, const isa::Instruction&) const {
   check_warp(warp);
@@ -38,6 +39,7 @@ void BarrelScoreboard::reserve(const WarpInstruction& wi) {
   f.memory = wi.is_memory;
   f.long_latency = wi.long_latency_load;
   f.pc = wi.pc;
+  f.seq = wi.seq;
   f.n_writes = 0;
   for (uint8_t i = 0; i < wi.n_writes; ++i) {
     bool dup = false;  // "d|p" forms may name a register twice
@@ -46,10 +48,30 @@ void BarrelScoreboard::reserve(const WarpInstruction& wi) {
   }
 }
 
-void BarrelScoreboard::release(const WarpInstruction& wi) {
+void BarrelScoreboard::forward(const WarpInstruction& wi) {
   check_warp(wi.warp);
   InFlight& f = warps_[wi.warp];
-  if (!f.busy || f.pc != wi.pc)
+  if (!f.busy || f.seq != wi.seq || f.pc != wi.pc || f.memory)
+    throw PipelineError(std::string(name()) + ": warp " + std::to_string(wi.warp) + " forwarded " +
+                        (f.busy && f.seq == wi.seq && f.memory ? "a memory instruction"
+                                                               : "an instruction that was not the one in flight"));
+  forwarded_[wi.warp].push_back(Forwarded{f.seq, f.n_writes});
+  f = InFlight{};
+}
+
+void BarrelScoreboard::release(const WarpInstruction& wi) {
+  check_warp(wi.warp);
+  if (wi.forwarded) {
+    auto& fw = forwarded_[wi.warp];
+    auto it = std::find_if(fw.begin(), fw.end(), [&](const Forwarded& x) { return x.seq == wi.seq; });
+    if (it == fw.end())
+      throw PipelineError(std::string(name()) + ": warp " + std::to_string(wi.warp) +
+                          " wrote back a forwarded instruction that was not awaiting writeback");
+    fw.erase(it);
+    return;
+  }
+  InFlight& f = warps_[wi.warp];
+  if (!f.busy || f.pc != wi.pc || f.seq != wi.seq)
     throw PipelineError(std::string(name()) + ": warp " + std::to_string(wi.warp) +
                         " wrote back an instruction that was not the one in flight");
   f = InFlight{};
@@ -57,16 +79,20 @@ void BarrelScoreboard::release(const WarpInstruction& wi) {
 
 uint32_t BarrelScoreboard::pending_writes(uint32_t warp) const {
   check_warp(warp);
-  return warps_[warp].busy ? warps_[warp].n_writes : 0;
+  uint32_t n = warps_[warp].busy ? warps_[warp].n_writes : 0;
+  for (const Forwarded& x : forwarded_[warp]) n += x.n_writes;
+  return n;
 }
 
 std::string BarrelScoreboard::describe(uint32_t warp) const {
   check_warp(warp);
   const InFlight& f = warps_[warp];
-  if (!f.busy) return "";
+  const std::string fw =
+      forwarded_[warp].empty() ? "" : std::to_string(forwarded_[warp].size()) + " forwarded awaiting writeback";
+  if (!f.busy) return fw;
   char pc[32];
   std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(f.pc));
-  std::string s = std::string("in flight: pc ") + pc;
+  std::string s = (fw.empty() ? "" : fw + "; ") + std::string("in flight: pc ") + pc;
   for (uint8_t j = 0; j < f.n_writes; ++j) {
     const uint32_t key = f.writes[j];
     s += key >= kPredicateKeyBase ? " %p" + std::to_string(key - kPredicateKeyBase) : " r" + std::to_string(key);

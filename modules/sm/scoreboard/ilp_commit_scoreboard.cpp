@@ -65,10 +65,11 @@ Hazard IlpCommitScoreboard::check_masked(uint32_t warp, const isa::Instruction& 
     // one instruction (solo).
     return Hazard::None;
   }
-  // Stall on use: a source whose newest definition has not completed (complete ones forward).
+  // Stall on use: a source whose newest definition is not readable yet (complete entries
+  // forward from the table, forwarded ones from the bypass).
   bool any = false, memory = false;
   auto use = [&](uint32_t key) {
-    if (const Entry* e = newest_match(warp, key); e && !e->complete) {
+    if (const Entry* e = newest_match(warp, key); e && !e->complete && !e->forwarded) {
       any = true;
       memory = memory || e->memory;
     }
@@ -160,6 +161,26 @@ void IlpCommitScoreboard::reserve(const WarpInstruction& wi) {
   if (--free_ == 0 && shared_change_) shared_change_();
 }
 
+void IlpCommitScoreboard::forward(const WarpInstruction& wi) {
+  check_warp(wi.warp);
+  WarpState& w = warps_[wi.warp];
+  const std::string what = std::string(name()) + ": warp " + std::to_string(wi.warp) + " pc " + hex(wi.pc);
+  if (w.solo && w.solo_seq == wi.seq) {  // the solo instruction's warp stays waiting for its writeback
+    if (w.solo_forwarded) throw PipelineError(what + " forwarded twice");
+    w.solo_forwarded = true;
+    return;
+  }
+  for (int32_t i = w.head; i != kNone; i = entries_[i].next) {
+    Entry& e = entries_[i];
+    if (e.seq != wi.seq) continue;
+    if (e.forwarded || e.complete || e.memory)
+      throw PipelineError(what + (e.memory ? " forwarded a memory instruction's result" : " forwarded twice or after its writeback"));
+    e.forwarded = true;
+    return;
+  }
+  throw PipelineError(what + " forwarded an instruction that holds no entry");
+}
+
 void IlpCommitScoreboard::release(const WarpInstruction& wi) {
   check_warp(wi.warp);
   WarpState& w = warps_[wi.warp];
@@ -169,13 +190,20 @@ void IlpCommitScoreboard::release(const WarpInstruction& wi) {
     if (e.complete)
       throw PipelineError(std::string(name()) + ": warp " + std::to_string(wi.warp) + " pc " + hex(wi.pc) +
                           " written back twice");
+    if (e.forwarded != wi.forwarded)
+      throw PipelineError(std::string(name()) + ": warp " + std::to_string(wi.warp) + " pc " + hex(wi.pc) +
+                          (wi.forwarded ? " released as forwarded, but it was not" : " was forwarded, released as not"));
     e.complete = true;
     e.fresh = true;  // commits from the next cycle (004 §4.2 rule 5)
     any_fresh_ = true;
     return;
   }
   if (w.solo && w.solo_seq == wi.seq) {
+    if (w.solo_forwarded != wi.forwarded)
+      throw PipelineError(std::string(name()) + ": warp " + std::to_string(wi.warp) + " pc " + hex(wi.pc) +
+                          " solo instruction's forwarded state differs at writeback");
     w.solo = false;
+    w.solo_forwarded = false;
     return;
   }
   const bool store = wi.instr && wi.instr->is_store;

@@ -33,6 +33,9 @@ class IlpCommitScoreboard : public ScoreboardModule {
   bool wants_active_mask() const override { return true; }
   bool depends_on_long_latency_load(uint32_t warp, const isa::Instruction& in) const override;
   void reserve(const WarpInstruction& wi) override;
+  // The bypass point: the entry's result is readable by the warp's later instructions (as
+  // if complete) but it still completes, and commits, after its writeback.
+  void forward(const WarpInstruction& wi) override;
   void release(const WarpInstruction& wi) override;
   bool commits() const override { return true; }
   CommitResult commit(uint64_t cycle) override;
@@ -48,6 +51,7 @@ class IlpCommitScoreboard : public ScoreboardModule {
   struct Entry {
     bool used = false;
     bool complete = false;  // written back
+    bool forwarded = false; // past the bypass point (sm.exec.forwarding): readable
     bool fresh = false;     // completed in this cycle (commits from the next one)
     bool store = false;
     bool memory = false, long_latency = false;
@@ -66,7 +70,7 @@ class IlpCommitScoreboard : public ScoreboardModule {
     uint32_t stores = 0;                 // uncommitted stores (in_store: stores > 0; with
                                          // store_waits_for = completed there may be several)
     bool solo = false;                   // an instruction without entry in flight
-    bool solo_memory = false;
+    bool solo_memory = false, solo_forwarded = false;
     uint64_t solo_seq = 0;
   };
   const Entry* newest_match(uint32_t warp, uint32_t key) const;

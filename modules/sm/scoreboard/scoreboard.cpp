@@ -30,16 +30,16 @@ Hazard Scoreboard::check(uint32_t warp, const isa::Instruction& in) const {
   check_warp(warp);
   if (pending_[warp].empty()) return Hazard::None;
   bool any = false, memory = false;
-  auto look = [&](uint32_t key) {
-    if (const Entry* e = find(warp, key)) {
+  auto look = [&](uint32_t key, bool read) {
+    if (const Entry* e = find(warp, key); e && !(read && e->forwarded)) {  // a bypassed result is readable
       any = true;
       memory = memory || e->memory;
     }
   };
-  for (uint8_t i = 0; i < in.n_src_regs; ++i) look(in.src_regs[i]);
-  for (uint8_t i = 0; i < in.n_src_preds; ++i) look(kPredicateKeyBase + in.src_preds[i]);
-  for (uint8_t i = 0; i < in.n_dst_regs; ++i) look(in.dst_regs[i]);
-  for (uint8_t i = 0; i < in.n_dst_preds; ++i) look(kPredicateKeyBase + in.dst_preds[i]);
+  for (uint8_t i = 0; i < in.n_src_regs; ++i) look(in.src_regs[i], true);
+  for (uint8_t i = 0; i < in.n_src_preds; ++i) look(kPredicateKeyBase + in.src_preds[i], true);
+  for (uint8_t i = 0; i < in.n_dst_regs; ++i) look(in.dst_regs[i], false);
+  for (uint8_t i = 0; i < in.n_dst_preds; ++i) look(kPredicateKeyBase + in.dst_preds[i], false);
   if (!any) return Hazard::None;
   return memory ? Hazard::Memory : Hazard::Other;
 }
@@ -67,6 +67,19 @@ void Scoreboard::reserve(const WarpInstruction& wi) {
   }
 }
 
+void Scoreboard::forward(const WarpInstruction& wi) {
+  check_warp(wi.warp);
+  auto& p = pending_[wi.warp];
+  for (uint8_t i = 0; i < wi.n_writes; ++i) {
+    const uint32_t key = wi.writes[i];
+    auto it = std::find_if(p.begin(), p.end(), [&](const Entry& e) { return e.key == key; });
+    if (it == p.end() || it->memory)
+      throw PipelineError(std::string(name()) + ": warp " + std::to_string(wi.warp) + " forwarded register key " +
+                          std::to_string(key) + (it == p.end() ? " that was not pending" : " of a memory instruction"));
+    it->forwarded = true;  // (twice for a "d|p" form's repeated key: harmless)
+  }
+}
+
 void Scoreboard::release(const WarpInstruction& wi) {
   check_warp(wi.warp);
   auto& p = pending_[wi.warp];
@@ -79,6 +92,10 @@ void Scoreboard::release(const WarpInstruction& wi) {
     if (it == p.end())
       throw PipelineError(std::string(name()) + ": warp " + std::to_string(wi.warp) +
                           " released register key " + std::to_string(key) + " that was not pending");
+    if (it->forwarded != wi.forwarded)
+      throw PipelineError(std::string(name()) + ": warp " + std::to_string(wi.warp) + " released register key " +
+                          std::to_string(key) + (wi.forwarded ? " as forwarded, but it was not forwarded"
+                                                              : " that was forwarded, as not forwarded"));
     p.erase(it);
   }
 }
@@ -97,6 +114,7 @@ std::string Scoreboard::describe(uint32_t warp) const {
     else s += "r" + std::to_string(e.key);
     if (e.long_latency) s += "(ld)";
     else if (e.memory) s += "(mem)";
+    else if (e.forwarded) s += "(fwd)";
   }
   return s;
 }

@@ -30,7 +30,12 @@ class ScoreboardIF : public virtual sc_core::sc_interface {
   virtual bool depends_on_long_latency_load(uint32_t warp, const isa::Instruction& in) const = 0;
   // Issue: marks wi.writes pending (with wi.is_memory / wi.long_latency_load).
   virtual void reserve(const WarpInstruction& wi) = 0;
-  // Writeback: clears wi.writes. Throws PipelineError if one was not pending.
+  // Bypass point (sm.exec.forwarding = alu; never a memory instruction): wi's results are
+  // readable from now on by instructions of its warp; they stay pending for everything
+  // else until release. Throws PipelineError if wi is not in flight or was forwarded.
+  virtual void forward(const WarpInstruction& wi) = 0;
+  // Writeback: clears wi.writes (wi.forwarded says whether forward(wi) was called). Throws
+  // PipelineError if one was not pending, or its forwarded state differs from wi's.
   virtual void release(const WarpInstruction& wi) = 0;
   virtual uint32_t pending_writes(uint32_t warp) const = 0;
   // Text for the watchdog: the warp's pending registers.

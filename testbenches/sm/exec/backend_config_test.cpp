@@ -139,6 +139,19 @@ TEST_CASE("exec_unit config is read from JSON and bad lists name the key", "[exe
   CHECK_THROWS_WITH(config::read(src2, typo), Catch::Contains("latncy_int"));
 }
 
+TEST_CASE("exec_unit forwarding is none by default and a bad value names the key", "[exec_unit]") {
+  CHECK(ExecConfig{}.forwarding == "none");
+  CHECK_FALSE(ExecConfig{}.forwards_alu());
+  ExecConfig cfg;
+  config::read(config::ConfigSource::from_json(nlohmann::json::parse(R"({"forwarding": "alu"})"), "exec.json"), cfg);
+  CHECK(cfg.forwards_alu());
+  ExecConfig bad;
+  const auto src = config::ConfigSource::from_json(nlohmann::json::parse(R"({"forwarding": "ex8"})"), "exec.json");
+  CHECK_THROWS_WITH(config::read(src, bad), Catch::Contains("forwarding") && Catch::Contains("none, alu"));
+  bad.forwarding = "ALU";  // set without the reader: validate catches it
+  CHECK_THROWS_WITH(bad.validate("sm.exec"), Catch::Contains("sm.exec.forwarding"));
+}
+
 TEST_CASE("lsu config validation and the re-execution queue registry name the key", "[lsu]") {
   LsuConfig cfg;
   cfg.validate("sm.lsu");

@@ -1,8 +1,9 @@
 // Execution units and writeback: exact latency and initiation-interval cycles per op
 // class (GPGPU-Sim GTX480 tables), writeback port limit with oldest-first priority, and
-// back-pressure from a full writeback.
+// back-pressure from a full writeback; the bypass point with exec.forwarding = alu.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <memory>
 
 #include "core/stats/stats.h"
@@ -17,6 +18,13 @@ using isa::Opcode;
 using isa::ScalarType;
 
 namespace {
+// Records the cycle each instruction reached its bypass point (exec.forwarding = alu).
+struct ForwardRecorder : ForwardSinkIF {
+  void forwarded(WarpInstruction& wi) override { at.push_back({wi.seq, dom->now()}); }
+  const ClockDomain* dom = nullptr;
+  std::vector<std::pair<uint64_t, uint64_t>> at;  // (seq, cycle)
+};
+
 struct Bench {
   ClockDomain dom = ClockDomain::from_mhz("core", 700);
   stats::Group root{"sm0"};
@@ -26,7 +34,8 @@ struct Bench {
   std::unique_ptr<test_support::RetireSink> sink;
   std::unique_ptr<test_support::StageDriver> drv;
 
-  Bench(const ExecConfig& cfg, std::vector<UnitType> types, uint32_t ports, uint32_t buffer) {
+  Bench(const ExecConfig& cfg, std::vector<UnitType> types, uint32_t ports, uint32_t buffer,
+        ForwardSinkIF* forward = nullptr) {
     wb = std::make_unique<Writeback>("wb", ports, buffer, dom, root);
     sink = std::make_unique<test_support::RetireSink>("sink", dom, f.pool);
     drv = std::make_unique<test_support::StageDriver>("drv", dom, types.size());
@@ -37,6 +46,7 @@ struct Bench {
       drv->outs[i].bind(units.back()->in);
       units.back()->out.bind(wb->in);
       units.back()->writeback_status.bind(wb->status_export);
+      if (forward) units.back()->forward_sink.bind(*forward);
       drv->add_stage(*units.back());
     }
   }
@@ -138,6 +148,48 @@ TEST_CASE("exec_unit with simd_width 8 holds each warp instruction 4 cycles and 
   for (std::size_t i = 0; i < 3; ++i) CHECK(b.sink->of(i).complete == s.accepted[i] + 4 + 3);
   CHECK(b.sink->of(3).complete == 13 + 145 + 3);  // the div: its interval (8) outlasts its 4 slices
   CHECK(b.sink->of(4).complete == 21 + 4 + 3);
+}
+
+TEST_CASE("exec_unit with forwarding alu reports a result at dispatch + latency - 2 and only results",
+          "[exec_unit]") {
+  // The dependent of an instruction dispatched in D issues in D + L - 2 and dispatches in
+  // D + L, when its first slice may take the producer's first slice from EX_L (ExecUnit::
+  // forward_cycle); not before D; nothing for an instruction without destinations.
+  ExecConfig cfg;
+  cfg.simd_width = 8;
+  cfg.forwarding = "alu";
+  cfg.pipeline_registers = 2;  // does not move the bypass point
+  ForwardRecorder rec;
+  Bench b(cfg, {UnitType::Sp, UnitType::Sfu}, 2, 8, &rec);
+  rec.dom = &b.dom;
+  InOrderScript s;
+  const auto& add = b.f.make_instr(Opcode::Add, ScalarType::S32, OpClass::IntAlu, {1}, {2});    // 4
+  const auto& band = b.f.make_instr(Opcode::And, ScalarType::B32, OpClass::IntAlu, {2}, {3});   // 1
+  const auto& bra = b.f.make_instr(Opcode::Bra, ScalarType::None, OpClass::Branch);             // no result
+  const auto& max = b.f.make_instr(Opcode::Max, ScalarType::S32, OpClass::IntAlu, {3}, {4});    // 13
+  s.todo.push_back({b.f.make(add, 0, UnitType::Sp), 0});
+  s.todo.push_back({b.f.make(band, 0, UnitType::Sp), 0});
+  s.todo.push_back({b.f.make(bra, 0, UnitType::Sp), 0});
+  s.todo.push_back({b.f.make(max, 0, UnitType::Sp), 0});
+  InOrderScript t;
+  const auto& sqrt = b.f.make_instr(Opcode::Sqrt, ScalarType::F32, OpClass::Sfu, {5}, {6});  // 8
+  t.todo.push_back({b.f.make(sqrt, 1, UnitType::Sfu), 1});
+  b.drv->set_script([&](uint64_t c) {
+    if (c < 1) return true;
+    const bool x = s(b, c);
+    const bool y = t(b, c);
+    return x || y;
+  });
+  sc_core::sc_start(2000, sc_core::SC_NS);
+  CHECK(s.accepted == std::vector<uint64_t>{1, 5, 9, 13});
+  REQUIRE(t.accepted.size() == 1);
+  REQUIRE(b.sink->retired.size() == 5);
+  std::vector<std::pair<uint64_t, uint64_t>> expected{
+      {0, 1 + 4 - 2}, {1, 5}, {3, 13 + 13 - 2}, {4, t.accepted[0] + 8 - 2}};  // seq 2 (bra): none
+  std::sort(rec.at.begin(), rec.at.end());
+  CHECK(rec.at == expected);
+  // Writeback is unchanged: the last slice, the latency and the pipeline registers.
+  CHECK(b.sink->of(0).complete == 1 + 4 + 3 + 2);
 }
 
 TEST_CASE("exec_unit writeback port limit serves the oldest first", "[exec_unit]") {
