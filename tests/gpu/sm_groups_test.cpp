@@ -183,6 +183,18 @@ TEST_CASE("gpu_t gpu_i and gpu_h configs are 004's equal-area GPUs with 3 memory
     CHECK(c->cta_scheduler.ctas_per_cycle == c->sms);
     CHECK(std::abs(c->dram_bandwidth_gbs() - 307.2) < 0.01);  // 16 x 800 MHz x 2 x 4 B x 3
   }
+  // The ILP SM: 004 §IV's bypassing, 8-entry scoreboard and static prediction on the baseline SM.
+  REQUIRE(h.sm_groups.size() == 2);
+  for (const sm::SmConfig* s : {&i.sm, &h.sm_groups[1].sm}) {
+    CHECK(s->exec.forwarding == "alu");
+    CHECK(s->scoreboard.policy == "ilp_commit");
+    CHECK(s->scoreboard.ilp_commit.entries == 8);
+    CHECK(s->branch.predictor == "static_btfn");
+    CHECK(s->exec.simd_width == 8);
+  }
+  CHECK(h.sm_groups[0].sm.scoreboard.policy == "barrel");  // the TLP SM: the baseline's
+  CHECK(h.sm_groups[0].sm.exec.forwarding == "none");
+  CHECK(h.sm_groups[0].sm.branch.predictor == "none");
   // The summary names each kind with its SM ids.
   CHECK_THAT(h.summary(), Contains("kind tlp: 20 SMs (sm0-sm19)") && Contains("kind ilp: 18 SMs (sm20-sm37)"));
   CHECK_THAT(t.summary(), !Contains("kind "));

@@ -6,6 +6,7 @@
 #include "sm/pipeline_protocol.h"
 #include "core/config/config_source.h"
 #include "sm/scoreboard/barrel_scoreboard.h"
+#include "sm/scoreboard/ilp_commit_scoreboard.h"
 #include "sm/scoreboard/scoreboard.h"
 #include "sm/scoreboard/scoreboard_registry.h"
 
@@ -212,12 +213,15 @@ TEST_CASE("barrel scoreboard: with forwarding the warp is ready at the bypass po
 
 TEST_CASE("scoreboard registry: policies by name and an unknown name names the key", "[sm][scoreboard]") {
   ScoreboardConfig cfg;
-  CHECK(scoreboard_policy_names() == std::vector<std::string>{"conventional", "barrel"});
+  CHECK(scoreboard_policy_names() == std::vector<std::string>{"conventional", "barrel", "ilp_commit"});
   auto conventional = make_scoreboard(cfg, "sm.scoreboard", "conventional", 2);
   CHECK(dynamic_cast<Scoreboard*>(conventional.get()) != nullptr);
   cfg.policy = "barrel";
   auto barrel = make_scoreboard(cfg, "sm.scoreboard", "barrel", 2);
   CHECK(dynamic_cast<BarrelScoreboard*>(barrel.get()) != nullptr);
+  cfg.policy = "ilp_commit";
+  auto ilp = make_scoreboard(cfg, "sm.scoreboard", "ilp_commit", 2);
+  CHECK(dynamic_cast<IlpCommitScoreboard*>(ilp.get()) != nullptr);
   cfg.policy = "scoreboarding";
   CHECK_THROWS_WITH(make_scoreboard(cfg, "sm.scoreboard", "other", 2),
                     Catch::Contains("sm.scoreboard.policy") && Catch::Contains("scoreboarding"));
