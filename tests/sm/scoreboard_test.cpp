@@ -9,20 +9,13 @@
 #include "sm/scoreboard/ilp_commit_scoreboard.h"
 #include "sm/scoreboard/scoreboard.h"
 #include "sm/scoreboard/scoreboard_registry.h"
+#include "scoreboard_test_support.h"
 
 using namespace gputlm;
 using namespace gputlm::sm;
+using test::instr;
 
 namespace {
-isa::Instruction instr(std::vector<uint32_t> dst, std::vector<uint32_t> src, isa::OpClass cls = isa::OpClass::IntAlu) {
-  isa::Instruction in;
-  in.cls = cls;
-  in.n_dst_regs = static_cast<uint8_t>(dst.size());
-  for (std::size_t i = 0; i < dst.size(); ++i) in.dst_regs[i] = dst[i];
-  in.n_src_regs = static_cast<uint8_t>(src.size());
-  for (std::size_t i = 0; i < src.size(); ++i) in.src_regs[i] = src[i];
-  return in;
-}
 WarpInstruction issued(uint32_t warp, const isa::Instruction& in, bool memory) {
   WarpInstruction wi;
   wi.warp = warp;
