@@ -227,7 +227,8 @@ TEST_CASE("gpu_top with two SM kinds builds each SM from its group and verifies 
   for (uint32_t s = 0; s < 4; ++s) {
     const sm::SmConfig& c = r.gpu->sm(s).core().config();
     CHECK(c.exec.simd_width == (s < 2 ? 32u : 8u));
-    CHECK(c.scoreboard.policy == (s < 2 ? "conventional" : "barrel"));
+    CHECK(c.scoreboard.policy == (s < 2 ? "conventional" : "ilp_commit"));  // gpu_h's ILP SM
+    CHECK(c.exec.forwarding == (s < 2 ? "none" : "alu"));
   }
   r.launch(32, 128, 0);
   r.run_and_check();
