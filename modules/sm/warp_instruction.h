@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <memory>
 #include <vector>
 
@@ -30,6 +31,10 @@ const char* to_string(UnitType u);
 // equal indices of different functions as one register is conservative (a false
 // dependency across a call boundary, never a missed one).
 inline constexpr uint32_t kPredicateKeyBase = 0x80000000u;
+// A key as the scoreboards' watchdog text names it: "r5", "%p2".
+inline std::string register_key_name(uint32_t key) {
+  return key >= kPredicateKeyBase ? "%p" + std::to_string(key - kPredicateKeyBase) : "r" + std::to_string(key);
+}
 inline constexpr uint32_t kMaxWriteKeys = isa::kMaxDstRegs + 2;
 inline constexpr uint32_t kMaxReadKeys = isa::kMaxSrcRegs + 3;
 

@@ -27,6 +27,14 @@ SmConfig one_scheduler(const std::string& policy) {
   cfg.operand_collector.schedulers = 1;
   return cfg;
 }
+
+// The latency of the alu_chain instruction whose text is `producer` (mul 4, xor 1, add 4 by
+// default): the exec config's INT MUL and ADD columns, latency_other for the rest.
+uint64_t producer_latency(const SmConfig& cfg, const std::string& producer) {
+  if (producer.rfind("mul", 0) == 0) return cfg.exec.latency_int[2];
+  if (producer.rfind("add", 0) == 0) return cfg.exec.latency_int[0];
+  return cfg.exec.latency_other;
+}
 }  // namespace
 
 TEST_CASE("sm: a dependent ALU chain in one warp issues once per ALU latency", "[sm]") {
@@ -41,9 +49,7 @@ TEST_CASE("sm: a dependent ALU chain in one warp issues once per ALU latency", "
   (void)m;
   for (std::size_t i = 1; i < chain.size(); ++i) {
     INFO(chain[i - 1].text << " -> " << chain[i].text);
-    // Producer latency from the exec config (mul 4, xor 1, add 4 by default).
-    const bool mul = chain[i - 1].text.rfind("mul", 0) == 0, add = chain[i - 1].text.rfind("add", 0) == 0;
-    const uint64_t lat = mul ? cfg.exec.latency_int[2] : add ? cfg.exec.latency_int[0] : cfg.exec.latency_other;
+    const uint64_t lat = producer_latency(cfg, chain[i - 1].text);
     CHECK(chain[i].cycle - chain[i - 1].cycle == lat + kPipelineOverhead);
   }
   CHECK(tb.sm.idle());
@@ -66,8 +72,7 @@ TEST_CASE("sm: exec.pipeline_registers adds to every dependent-issue distance (G
   REQUIRE(chain.size() == 8);
   for (std::size_t i = 1; i < chain.size(); ++i) {
     INFO(chain[i - 1].text << " -> " << chain[i].text);
-    const bool mul = chain[i - 1].text.rfind("mul", 0) == 0, add = chain[i - 1].text.rfind("add", 0) == 0;
-    const uint64_t lat = mul ? cfg.exec.latency_int[2] : add ? cfg.exec.latency_int[0] : cfg.exec.latency_other;
+    const uint64_t lat = producer_latency(cfg, chain[i - 1].text);
     CHECK(chain[i].cycle - chain[i - 1].cycle == lat + kPipelineOverhead + 3);
   }
   CHECK(tb.sm.idle());
@@ -159,8 +164,7 @@ TEST_CASE("sm: exec.simd_width 8 adds the three extra slices to every dependent-
   REQUIRE(chain.size() == 8);
   for (std::size_t i = 1; i < chain.size(); ++i) {
     INFO(chain[i - 1].text << " -> " << chain[i].text);
-    const bool mul = chain[i - 1].text.rfind("mul", 0) == 0, add = chain[i - 1].text.rfind("add", 0) == 0;
-    const uint64_t lat = mul ? cfg.exec.latency_int[2] : add ? cfg.exec.latency_int[0] : cfg.exec.latency_other;
+    const uint64_t lat = producer_latency(cfg, chain[i - 1].text);
     CHECK(chain[i].cycle - chain[i - 1].cycle == lat + kPipelineOverhead + 3);
   }
   CHECK(tb.sm.idle());

@@ -95,7 +95,7 @@ std::string BarrelScoreboard::describe(uint32_t warp) const {
   std::string s = (fw.empty() ? "" : fw + "; ") + std::string("in flight: pc ") + pc;
   for (uint8_t j = 0; j < f.n_writes; ++j) {
     const uint32_t key = f.writes[j];
-    s += key >= kPredicateKeyBase ? " %p" + std::to_string(key - kPredicateKeyBase) : " r" + std::to_string(key);
+    s += " " + register_key_name(key);
   }
   if (f.long_latency) s += " (ld)";
   else if (f.memory) s += " (mem)";

@@ -10,9 +10,6 @@ std::string hex(uint64_t v) {
   std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
   return b;
 }
-std::string key_name(uint32_t key) {
-  return key >= kPredicateKeyBase ? "%p" + std::to_string(key - kPredicateKeyBase) : "r" + std::to_string(key);
-}
 bool needs_entry(const isa::Instruction& in) { return in.is_store || in.n_dst_regs + in.n_dst_preds > 0; }
 }  // namespace
 
@@ -269,7 +266,7 @@ std::string IlpCommitScoreboard::describe(uint32_t warp) const {
   for (int32_t i = w.head; i != kNone; i = entries_[i].next) {
     const Entry& e = entries_[i];
     s += " [entry " + std::to_string(i) + " pc " + hex(e.pc) + (e.store ? " store" : "");
-    for (uint8_t k = 0; k < e.n_keys; ++k) s += " " + key_name(e.keys[k]);
+    for (uint8_t k = 0; k < e.n_keys; ++k) s += " " + register_key_name(e.keys[k]);
     s += e.complete ? " complete]" : "]";
   }
   if (w.stores > 0) s += " (store uncommitted)";

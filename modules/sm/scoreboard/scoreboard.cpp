@@ -110,8 +110,7 @@ std::string Scoreboard::describe(uint32_t warp) const {
   std::string s;
   for (const Entry& e : pending_[warp]) {
     if (!s.empty()) s += ' ';
-    if (e.key >= kPredicateKeyBase) s += "%p" + std::to_string(e.key - kPredicateKeyBase);
-    else s += "r" + std::to_string(e.key);
+    s += register_key_name(e.key);
     if (e.long_latency) s += "(ld)";
     else if (e.memory) s += "(mem)";
     else if (e.forwarded) s += "(fwd)";
