@@ -268,7 +268,9 @@ bool SmCore::tick_issue(uint64_t cycle) {
   if (scoreboard_commits_) {  // in-order commit first: what it frees counts this cycle
     const ScoreboardIF::CommitResult r = scoreboard_->commit(cycle);
     if (r.all) table_.touch_all();
-    for (uint64_t m = r.warps; m != 0; m &= m - 1) table_.touch(static_cast<uint32_t>(__builtin_ctzll(m)));
+    // A warp past its last exit retires once quiet (retire_finished_warps, on a new version).
+    for (uint64_t m = r.warps | (r.emptied & table_.finishing()); m != 0; m &= m - 1)
+      table_.touch(static_cast<uint32_t>(__builtin_ctzll(m)));
     commit_busy = r.busy;
   }
   if (resident_ctas_ == 0) return commit_busy;

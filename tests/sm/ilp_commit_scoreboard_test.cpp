@@ -82,15 +82,50 @@ TEST_CASE("ilp_commit: entries commit in order per warp the cycle after completi
   r = sb.commit(12);  // A completed in this cycle: it commits from the next
   CHECK(r.warps == 0);
   r = sb.commit(13);
-  CHECK(r.warps == 1);  // A commits (one entry per warp per cycle)
-  CHECK(sb.free_entries() == 7);
+  CHECK(sb.free_entries() == 7);  // A commits (one entry per warp per cycle)
+  CHECK(r.emptied == 0);
   CHECK_FALSE(sb.quiet(0));
   r = sb.commit(14);
-  CHECK(r.warps == 1);  // then B
-  CHECK(sb.free_entries() == 8);
+  CHECK(sb.free_entries() == 8);  // then B
+  CHECK(r.emptied == 1);
+  CHECK(r.warps == 0);  // no check of warp 0 waited for a commit
   CHECK(sb.quiet(0));
   CHECK_FALSE(r.busy);
-  CHECK(sb.commit(15).warps == 0);
+  r = sb.commit(15);
+  CHECK(r.warps == 0);
+  CHECK(r.emptied == 0);
+}
+
+TEST_CASE("ilp_commit: a commit reports only the warps whose answer it can change", "[sm][scoreboard][ilp]") {
+  // A commit frees a complete entry, the warp's oldest: it lifts WAW waits, the store/load
+  // order and a full table, never a wait on an incomplete source (writeback lifts those).
+  IlpCommitScoreboard sb("sb", 4, entries(8));
+  const isa::Instruction a = instr({1}, {7}), b = instr({2}, {7}), c = load(3, 9), redef3 = instr({3}, {7});
+  const isa::Instruction d = instr({4}, {7}), st = store(9, 8);
+  const WarpInstruction wa = issued(0, a), wb = issued(1, b), wc = issued(2, c, 0xffu), wd = issued(3, d);
+  sb.reserve(wa);
+  sb.reserve(wb);
+  sb.reserve(wc);
+  sb.reserve(wd);
+  sb.release(wa);
+  CHECK(sb.check(0, instr({5}, {1})) == Hazard::None);         // warp 0 reads r1 from the table
+  CHECK(sb.check(1, instr({5}, {2})) == Hazard::Other);        // warp 1 waits on B's writeback
+  CHECK(sb.check_masked(2, redef3, 0x0fu) == Hazard::Memory);  // warp 2: WAW, fewer lanes
+  CHECK(sb.check(3, st) == Hazard::Other);                     // warp 3: its store waits for D
+  sb.release(wc);
+  sb.release(wd);
+  sb.commit(1);  // all three completed in this cycle
+  ScoreboardIF::CommitResult r = sb.commit(2);
+  CHECK(r.warps == 0b1100);    // warps 2 and 3 waited for these commits
+  CHECK(r.emptied == 0b1101);  // warp 1's B is still in flight
+  CHECK(sb.check_masked(2, redef3, 0x0fu) == Hazard::None);
+  CHECK(sb.check(3, st) == Hazard::None);
+  // Warp 1's wait ended at the writeback; its commit only empties it.
+  sb.release(wb);
+  sb.commit(3);
+  r = sb.commit(4);
+  CHECK(r.warps == 0);
+  CHECK(r.emptied == 0b0010);
 }
 
 TEST_CASE("ilp_commit: a redefinition with a covering mask hides the older one", "[sm][scoreboard][ilp]") {
@@ -232,7 +267,10 @@ TEST_CASE("ilp_commit: a forwarded result is readable before its writeback and c
   CHECK_THROWS_AS(sb.release(not_marked), PipelineError);  // states must agree
   sb.release(wa);
   sb.commit(2);
-  CHECK(sb.commit(3).warps == 1);
+  const ScoreboardIF::CommitResult r = sb.commit(3);
+  CHECK(sb.free_entries() == 7);  // A committed; the load is still in flight
+  CHECK(r.warps == 0);            // a wait on use never waits for a commit
+  CHECK(r.emptied == 0);
 }
 
 TEST_CASE("ilp_commit: a commit budget serves lower warp slots first", "[sm][scoreboard][ilp]") {
@@ -246,9 +284,9 @@ TEST_CASE("ilp_commit: a commit budget serves lower warp slots first", "[sm][sco
   sb.release(w3);
   sb.release(w1);
   sb.commit(1);
-  CHECK(sb.commit(2).warps == 0b0010);
+  CHECK(sb.commit(2).emptied == 0b0010);
   const ScoreboardIF::CommitResult r = sb.commit(3);
-  CHECK(r.warps == 0b1000);
+  CHECK(r.emptied == 0b1000);
   CHECK_FALSE(r.busy);
 }
 

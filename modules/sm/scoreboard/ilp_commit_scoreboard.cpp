@@ -84,7 +84,9 @@ Hazard IlpCommitScoreboard::check_masked(uint32_t warp, const isa::Instruction& 
   };
   for (uint8_t i = 0; i < in.n_dst_regs; ++i) redefine(in.dst_regs[i]);
   for (uint8_t i = 0; i < in.n_dst_preds; ++i) redefine(kPredicateKeyBase + in.dst_preds[i]);
-  if (any) return memory ? Hazard::Memory : Hazard::Other;
+  // From here on every refusal ends with a commit (of the warp's own entries, or any entry
+  // for a full table): commit() reports the warp so its scheduler checks it again.
+  if (any) return wait_for_commit(warp, memory ? Hazard::Memory : Hazard::Other);
   // A store waits until it is the warp's oldest (nothing of the warp left in the table); a
   // load waits while a store of the warp is uncommitted.
   if (in.is_store || (in.is_load && w.stores > 0)) {
@@ -94,10 +96,10 @@ Hazard IlpCommitScoreboard::check_masked(uint32_t warp, const isa::Instruction& 
       waits = waits || !entries_[i].complete;
       memory_entry = memory_entry || entries_[i].memory;
     }
-    if (waits) return memory_entry ? Hazard::Memory : Hazard::Other;
+    if (waits) return wait_for_commit(warp, memory_entry ? Hazard::Memory : Hazard::Other);
   }
   // A full table blocks a warp that holds entries.
-  if (free_ == 0 && needs_entry(in)) return Hazard::Other;
+  if (free_ == 0 && needs_entry(in)) return wait_for_commit(warp, Hazard::Other);
   return Hazard::None;
 }
 
@@ -234,14 +236,18 @@ ScoreboardIF::CommitResult IlpCommitScoreboard::commit(uint64_t) {
     if (e.store) --s.stores;
     free_entry(i);
     if (commits_) ++*commits_;
-    r.warps |= uint64_t{1} << w;
+    const uint64_t bit = uint64_t{1} << w;
+    if (commit_waiters_ & bit) r.warps |= bit;
+    if (s.head == kNone) r.emptied |= bit;
   }
+  commit_waiters_ &= ~r.warps;
   if (any_fresh_) {
     for (Entry& e : entries_) e.fresh = false;
     any_fresh_ = false;
   }
   for (const Entry& e : entries_) r.busy = r.busy || (e.used && e.complete);
   r.all = was_full && free_ > 0;  // warps blocked on the full table may issue again
+  if (r.all) commit_waiters_ = 0;
   return r;
 }
 

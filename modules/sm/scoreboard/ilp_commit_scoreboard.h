@@ -78,6 +78,11 @@ class IlpCommitScoreboard : public ScoreboardModule {
   // Index of `key` in e.keys, or -1.
   static int key_index(const Entry& e, uint32_t key);
   void free_entry(int32_t i);
+  // A refusal that only a commit can lift: the warp is remembered until one reports it.
+  Hazard wait_for_commit(uint32_t warp, Hazard h) const {
+    commit_waiters_ |= uint64_t{1} << warp;
+    return h;
+  }
 
   IlpCommitConfig cfg_;
   bool store_after_completion_;  // store_waits_for = completed
@@ -85,6 +90,11 @@ class IlpCommitScoreboard : public ScoreboardModule {
   std::vector<WarpState> warps_;
   uint32_t free_;
   bool any_fresh_ = false;
+  // Warps a check refused for a reason only a commit changes (WAW with a partial mask, the
+  // store/load order, a full table) since a commit last reported them. A commit changes no
+  // other answer of check(): the committed entry was complete, so it forwarded already, and
+  // it was the warp's oldest, so no older definition becomes visible.
+  mutable uint64_t commit_waiters_ = 0;
   std::function<void()> shared_change_;
   std::unique_ptr<stats::Group> stats_;
   std::unique_ptr<stats::Counter> commits_, solo_issues_, stores_;

@@ -49,10 +49,12 @@ class ScoreboardIF : public virtual sc_core::sc_interface {
     return check(warp, in);
   }
   // One cycle of commit, first in the issue stage's cycle: `warps` (bit w) changed what
-  // check() answers for them, `all` that every warp's answer may have changed (a shared
-  // table filled or freed), `busy` that completed work waits to commit next cycle.
+  // check() answers for them, `emptied` that they have nothing left to commit (quiet() may
+  // have turned true), `all` that every warp's answer may have changed (a shared table
+  // filled or freed), `busy` that completed work waits to commit next cycle.
   struct CommitResult {
     uint64_t warps = 0;
+    uint64_t emptied = 0;
     bool all = false;
     bool busy = false;
   };

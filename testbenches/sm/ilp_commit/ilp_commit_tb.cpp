@@ -3,7 +3,10 @@
 // warp (no shared entry array, no links, no match bits: the visible definition of a
 // register is the newest queued instruction writing it). An instruction issues only when
 // the golden model says it may, as the issue stage does; writebacks come in random order;
-// commits run as the SM core calls them, with and without an SM-wide budget.
+// commits run as the SM core calls them, with and without an SM-wide budget. Each warp's
+// latest answer is kept as the issue stage caches it (until the SM core touches the warp:
+// its issue, its writeback, a commit reporting it, a shared change) and must stay the
+// golden model's answer while it is kept.
 #include <catch2/catch.hpp>
 
 #include <deque>
@@ -110,8 +113,11 @@ struct Golden {
       }
     if (w.solo && w.solo_seq == wi.seq) w.solo = false;
   }
-  ScoreboardIF::CommitResult commit() {
+  // Returns what the scoreboard must report but `warps` (which the cached answers check);
+  // `committed` gets the warps that committed an entry.
+  ScoreboardIF::CommitResult commit(uint64_t& committed) {
     ScoreboardIF::CommitResult r;
+    committed = 0;
     const bool was_full = used() == entries;
     uint32_t budget = commits_per_cycle == 0 ? ~0u : commits_per_cycle;
     for (uint32_t w = 0; w < warps.size() && budget > 0; ++w) {
@@ -119,7 +125,8 @@ struct Golden {
       if (q.empty() || !q.front().complete || q.front().fresh) continue;
       q.pop_front();
       --budget;
-      r.warps |= uint64_t{1} << w;
+      committed |= uint64_t{1} << w;
+      if (q.empty()) r.emptied |= uint64_t{1} << w;
     }
     for (GoldenWarp& w : warps)
       for (Queued& q : w.queue) {
@@ -165,13 +172,22 @@ void run_random(uint32_t entries, uint32_t budget, uint64_t seed, bool store_com
   cfg.store_waits_for = store_completed ? "completed" : "committed";
   IlpCommitScoreboard sb(("sb_" + std::to_string(seed)).c_str(), kWarps, cfg);
   int shared_changes = 0;
-  sb.set_shared_change_hook([&] { ++shared_changes; });
   Golden golden{entries, std::vector<GoldenWarp>(kWarps), budget, store_completed};
   std::mt19937_64 rng(seed);
   const uint32_t masks[] = {~0u, 0x0000ffffu, 0x00ff00ffu, 0x1u};
   std::deque<isa::Instruction> instrs;  // stable addresses
   std::vector<WarpInstruction> in_flight;
-  uint64_t seq = 1, issued = 0, blocked = 0, solos = 0, commits = 0, alls = 0;
+  struct Cached {
+    const isa::Instruction* in = nullptr;  // none kept
+    uint32_t mask = 0;
+    Hazard answer = Hazard::None;
+  };
+  std::vector<Cached> cached(kWarps);
+  sb.set_shared_change_hook([&] {
+    ++shared_changes;
+    for (Cached& c : cached) c.in = nullptr;  // the SM core touches every warp
+  });
+  uint64_t seq = 1, issued = 0, blocked = 0, solos = 0, commits = 0, alls = 0, kept = 0;
   for (int step = 0; step < 30000; ++step) {
     const uint32_t op = static_cast<uint32_t>(rng() % 10);
     if (op < 5) {  // try to issue
@@ -181,10 +197,12 @@ void run_random(uint32_t entries, uint32_t budget, uint64_t seed, bool store_com
       const uint32_t mask = masks[rng() % 4];
       const Hazard expect = golden.check(w, in, mask);
       REQUIRE(sb.check_masked(w, in, mask) == expect);
+      cached[w] = Cached{&in, mask, expect};
       if (expect != Hazard::None) {
         ++blocked;
         continue;
       }
+      cached[w].in = nullptr;  // its issue touches it
       WarpInstruction wi;
       wi.warp = w;
       wi.instr = &in;
@@ -210,15 +228,26 @@ void run_random(uint32_t entries, uint32_t budget, uint64_t seed, bool store_com
       in_flight.erase(in_flight.begin() + static_cast<std::ptrdiff_t>(i));
       sb.release(wi);
       golden.writeback(wi);
+      cached[wi.warp].in = nullptr;  // its writeback touches it
     } else {  // a cycle boundary: commit
       const ScoreboardIF::CommitResult got = sb.commit(static_cast<uint64_t>(step));
-      const ScoreboardIF::CommitResult want = golden.commit();
-      REQUIRE(got.warps == want.warps);
+      uint64_t committed = 0;
+      const ScoreboardIF::CommitResult want = golden.commit(committed);
+      REQUIRE((got.warps & ~committed) == 0);  // only warps that committed
+      REQUIRE(got.emptied == want.emptied);
       REQUIRE(got.all == want.all);
       REQUIRE(got.busy == want.busy);
-      commits += static_cast<uint64_t>(__builtin_popcountll(got.warps));
+      for (uint32_t w = 0; w < kWarps; ++w)
+        if (got.all || ((got.warps >> w) & 1u)) cached[w].in = nullptr;
+      commits += static_cast<uint64_t>(__builtin_popcountll(committed));
       alls += got.all ? 1 : 0;
     }
+    // Every answer still kept is still right: the touches above are all a change needs.
+    for (uint32_t w = 0; w < kWarps; ++w)
+      if (cached[w].in) {
+        REQUIRE(golden.check(w, *cached[w].in, cached[w].mask) == cached[w].answer);
+        ++kept;
+      }
     REQUIRE(sb.free_entries() == entries - golden.used());
     for (uint32_t w = 0; w < kWarps; ++w) {
       REQUIRE(sb.pending_writes(w) == golden.pending(w));
@@ -228,6 +257,7 @@ void run_random(uint32_t entries, uint32_t budget, uint64_t seed, bool store_com
   CHECK(issued > 3000);
   CHECK(blocked > 1000);
   CHECK(commits > 1000);
+  CHECK(kept > 10000);
   if (entries < 8) {
     CHECK(solos > 10);
     CHECK(alls > 10);
