@@ -175,20 +175,26 @@ nlohmann::json kinds_json(const gpu::RunSummary& s) {
   return out;
 }
 
-// Per stream: its launches' instructions, first start and last end cycle, busy cycles (the
-// union of its launches' intervals) and IPC over them: what a concurrent run's weighted
-// speedup divides (docs/launch-spec.md). Ordered by stream.
+// Per stream: its launches' instructions, first start and last end cycle, and its IPC over
+// `cycles`, from the run's first cycle to the stream's last end: every stream's first launch
+// was submitted then (a spec's launches are all issued before the GPU runs), so the time a
+// launch waited for SMs held by another stream counts against its stream, as it does
+// against a kernel sharing the GPU. What a concurrent run's weighted speedup divides
+// (docs/launch-spec.md, "Per-stream statistics"). Ordered by stream.
 struct StreamTotals {
   uint32_t stream = 0;
   uint32_t launches = 0;
   uint64_t warp_instructions = 0, thread_instructions = 0;
-  uint64_t start_cycle = 0, end_cycle = 0, cycles = 0;
+  uint64_t start_cycle = 0, end_cycle = 0;
+  uint64_t cycles = 0;       // end_cycle - the run's first start cycle
+  uint64_t busy_cycles = 0;  // the union of its launches' [start, end)
   double ipc() const { return cycles ? static_cast<double>(thread_instructions) / static_cast<double>(cycles) : 0.0; }
 };
 
 std::vector<StreamTotals> stream_totals(const std::deque<gpu::KernelRun>& runs) {
   std::map<uint32_t, StreamTotals> by_stream;
   std::map<uint32_t, std::vector<gpu::LaunchInterval>> intervals;
+  uint64_t run_start = ~uint64_t{0};
   for (const gpu::KernelRun& k : runs) {
     StreamTotals& t = by_stream[k.stream];
     if (t.launches == 0) {
@@ -201,11 +207,13 @@ std::vector<StreamTotals> stream_totals(const std::deque<gpu::KernelRun>& runs) 
     t.thread_instructions += k.thread_instructions;
     t.start_cycle = std::min(t.start_cycle, k.start_cycle);
     t.end_cycle = std::max(t.end_cycle, k.end_cycle);
+    run_start = std::min(run_start, k.start_cycle);
     intervals[k.stream].push_back({k.start_cycle, k.end_cycle});
   }
   std::vector<StreamTotals> out;
   for (auto& [stream, t] : by_stream) {
-    t.cycles = gpu::busy_cycles(intervals[stream]);
+    t.busy_cycles = gpu::busy_cycles(intervals[stream]);
+    t.cycles = t.end_cycle - run_start;
     out.push_back(t);
   }
   return out;
@@ -221,6 +229,7 @@ nlohmann::json streams_json(const std::vector<StreamTotals>& streams) {
                    {"start_cycle", t.start_cycle},
                    {"end_cycle", t.end_cycle},
                    {"cycles", t.cycles},
+                   {"busy_cycles", t.busy_cycles},
                    {"ipc", t.ipc()}});
   return out;
 }
@@ -353,12 +362,12 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
                   static_cast<unsigned long long>(k.warp_instructions), static_cast<unsigned long long>(k.last_cta_time));
     }
     if (streams.size() > 1) {
-      std::printf("  %-6s %8s %10s %10s %10s %8s %16s\n", "stream", "launches", "start", "end", "cycles", "IPC",
-                  "thread instr");
+      std::printf("  %-6s %8s %10s %10s %10s %10s %8s %16s\n", "stream", "launches", "start", "end", "cycles", "busy",
+                  "IPC", "thread instr");
       for (const StreamTotals& t : streams)
-        std::printf("  %-6u %8u %10llu %10llu %10llu %8.2f %16llu\n", t.stream, t.launches,
+        std::printf("  %-6u %8u %10llu %10llu %10llu %10llu %8.2f %16llu\n", t.stream, t.launches,
                     static_cast<unsigned long long>(t.start_cycle), static_cast<unsigned long long>(t.end_cycle),
-                    static_cast<unsigned long long>(t.cycles), t.ipc(),
+                    static_cast<unsigned long long>(t.cycles), static_cast<unsigned long long>(t.busy_cycles), t.ipc(),
                     static_cast<unsigned long long>(t.thread_instructions));
     }
     gpu::RunSummary total = gpu::summarize(j["total"], cfg, res.cycles);
