@@ -28,27 +28,29 @@ bool SpecReport::ok() const {
   return true;
 }
 
-SpecReport run_launch_spec(const LaunchSpec& spec, Runtime& rt) {
-  SpecReport report;
-  report.spec_path = spec.path;
-  report.backend = rt.backend().name();
-  ModuleId m;
+ModuleId load_spec_module(const LaunchSpec& spec, Runtime& rt) {
   try {
-    m = rt.load_module(spec.ptx);
+    return rt.load_module(spec.ptx);
   } catch (const SpecError&) {
     throw;
   } catch (const std::exception& e) {
     throw spec.error("ptx", e.what());
   }
-  const isa::Module& mod = rt.module(m).module();
+}
 
-  std::map<std::string, DevicePtr>& device = report.buffers;
+std::map<std::string, DevicePtr> allocate_spec_buffers(const LaunchSpec& spec, Runtime& rt) {
+  std::map<std::string, DevicePtr> device;
   for (const BufferSpec& b : spec.buffers) {
     std::vector<uint8_t> bytes = initial_bytes(spec, b);
     DevicePtr p = rt.malloc(bytes.size());
     rt.memcpy_to_device(p, bytes.data(), bytes.size());
     device[b.name] = p;
   }
+  return device;
+}
+
+void init_spec_symbols(const LaunchSpec& spec, Runtime& rt, ModuleId m) {
+  const isa::Module& mod = rt.module(m).module();
   for (const BufferSpec& s : spec.symbols) {
     uint32_t idx = mod.find_symbol(s.name);
     if (idx == isa::kNone) throw spec.error(s.key_path, "the module has no symbol '" + s.name + "'");
@@ -62,8 +64,11 @@ SpecReport run_launch_spec(const LaunchSpec& spec, Runtime& rt) {
                                        "' of " + std::to_string(sym.size) + " bytes");
     rt.copy_to_symbol(m, s.name, bytes.data(), bytes.size());
   }
+}
 
-  const std::size_t first_result = rt.results().size();
+void issue_spec_launches(const LaunchSpec& spec, Runtime& rt, ModuleId m,
+                         const std::map<std::string, DevicePtr>& device, const SpecLaunchPlacement& place) {
+  const isa::Module& mod = rt.module(m).module();
   for (const LaunchEntry& l : spec.launches) {
     auto key = [&](const std::string& k) { return l.key_path.empty() ? k : l.key_path + "." + k; };
     uint32_t kidx;
@@ -78,8 +83,8 @@ SpecReport run_launch_spec(const LaunchSpec& spec, Runtime& rt) {
     LaunchOverrides ov;
     ov.registers = l.registers;
     ov.shared_static_bytes = l.shared_static_bytes;
-    ov.stream = l.stream;
-    ov.label = l.key_path.empty() ? "launch" : l.key_path;
+    ov.stream = place.stream ? *place.stream : l.stream;
+    ov.label = place.label_prefix + (l.key_path.empty() ? "launch" : l.key_path);
     try {
       rt.launch(m, k.name, Dim3{l.grid[0], l.grid[1], l.grid[2]}, Dim3{l.block[0], l.block[1], l.block[2]},
                 l.shared_bytes, args, ov);
@@ -87,21 +92,23 @@ SpecReport run_launch_spec(const LaunchSpec& spec, Runtime& rt) {
       std::string k_args = key("args");
       throw spec.error(e.index() < l.args.size() ? l.args[e.index()].key_path : k_args, e.what());
     } catch (const isa::ExecError& e) {
-      throw std::runtime_error(spec.path + ": " + (l.key_path.empty() ? std::string("launch") : l.key_path) +
-                               " (kernel " + k.name + "): " + e.what());
+      throw std::runtime_error(spec.path + ": " + ov.label + " (kernel " + k.name + "): " + e.what());
     }
   }
-  rt.synchronize();
-  report.launches.assign(rt.results().begin() + static_cast<std::ptrdiff_t>(first_result), rt.results().end());
+}
 
+std::vector<OutputReport> check_spec_outputs(const LaunchSpec& spec, Runtime& rt,
+                                             const std::map<std::string, DevicePtr>& device,
+                                             const std::string& name_prefix, bool write_files) {
+  std::vector<OutputReport> out;
   for (const OutputSpec& o : spec.outputs) {
     const BufferSpec& b = *spec.find_buffer(o.buffer);
     std::vector<uint8_t> actual(b.count * elem_bytes(b.type));
     rt.memcpy_to_host(actual.data(), device.at(o.buffer), actual.size());
     OutputReport r;
-    r.buffer = o.buffer;
+    r.buffer = name_prefix + o.buffer;
     r.type = b.type;
-    if (!o.file.empty()) {
+    if (write_files && !o.file.empty()) {
       write_binary_file(o.file, actual.data(), actual.size());
       r.written_file = o.file;
     }
@@ -115,8 +122,23 @@ SpecReport run_launch_spec(const LaunchSpec& spec, Runtime& rt) {
       r.compare = compare_elements(actual.data(), expected.data(), b.type, b.count, o.rtol, o.atol,
                                    o.tolerance_given);
     }
-    report.outputs.push_back(std::move(r));
+    out.push_back(std::move(r));
   }
+  return out;
+}
+
+SpecReport run_launch_spec(const LaunchSpec& spec, Runtime& rt) {
+  SpecReport report;
+  report.spec_path = spec.path;
+  report.backend = rt.backend().name();
+  const ModuleId m = load_spec_module(spec, rt);
+  report.buffers = allocate_spec_buffers(spec, rt);
+  init_spec_symbols(spec, rt, m);
+  const std::size_t first_result = rt.results().size();
+  issue_spec_launches(spec, rt, m, report.buffers, {});
+  rt.synchronize();
+  report.launches.assign(rt.results().begin() + static_cast<std::ptrdiff_t>(first_result), rt.results().end());
+  report.outputs = check_spec_outputs(spec, rt, report.buffers, "", true);
   return report;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,5 +39,25 @@ struct SpecReport {
 // at hand: unknown kernel, arguments that do not fit, symbols that do not exist. Errors
 // of execution (out-of-bounds access, deadlock) propagate naming the launch.
 SpecReport run_launch_spec(const LaunchSpec& spec, Runtime& rt);
+
+// The steps of run_launch_spec, also used by run_concurrent_spec (concurrent_spec.h).
+ModuleId load_spec_module(const LaunchSpec& spec, Runtime& rt);
+// Allocates and initialises every buffer of the spec: name -> device address.
+std::map<std::string, DevicePtr> allocate_spec_buffers(const LaunchSpec& spec, Runtime& rt);
+void init_spec_symbols(const LaunchSpec& spec, Runtime& rt, ModuleId m);
+// Where a spec's launches go: a stream that replaces each launch's own, and a prefix of
+// their labels ("c1.r0." for a component of a concurrent spec).
+struct SpecLaunchPlacement {
+  std::optional<uint32_t> stream;
+  std::string label_prefix;
+};
+// Issues the spec's launches in order (no synchronisation) on the buffers of `device`.
+void issue_spec_launches(const LaunchSpec& spec, Runtime& rt, ModuleId m,
+                         const std::map<std::string, DevicePtr>& device, const SpecLaunchPlacement& place);
+// Reads back and checks the spec's outputs; reports name them `name_prefix` + buffer;
+// each output's "file" is written only when `write_files`.
+std::vector<OutputReport> check_spec_outputs(const LaunchSpec& spec, Runtime& rt,
+                                             const std::map<std::string, DevicePtr>& device,
+                                             const std::string& name_prefix, bool write_files);
 
 }  // namespace gputlm::runtime

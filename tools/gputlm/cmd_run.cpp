@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "timing_run.h"
 #include "isa/ir.h"
+#include "runtime/concurrent_spec.h"
 #include "runtime/launch_spec.h"
 #include "runtime/runtime.h"
 #include "runtime/spec_runner.h"
@@ -233,9 +234,9 @@ int cmd_run(int argc, char** argv) {
     t.progress = progress;
     return gputlm::cli::run_timing_command(t);
   }
-  gputlm::runtime::LaunchSpec spec = gputlm::runtime::parse_launch_spec(spec_path);
+  const gputlm::runtime::SpecFile spec = gputlm::runtime::parse_spec_file(spec_path);
   gputlm::runtime::Runtime rt;
-  SpecReport rep = gputlm::runtime::run_launch_spec(spec, rt);
+  SpecReport rep = gputlm::runtime::run_spec_file(spec, rt);
   print_report(rep, quiet);
   if (!stats_path.empty()) {
     std::ofstream f(stats_path);

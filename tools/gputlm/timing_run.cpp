@@ -5,7 +5,9 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <algorithm>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "gpu/timing_backend.h"
 #include "isa/ir.h"
 #include "platforms/gpu_platform.h"
+#include "runtime/concurrent_spec.h"
 #include "runtime/launch_spec.h"
 #include "runtime/runtime.h"
 #include "runtime/spec_runner.h"
@@ -172,6 +175,65 @@ nlohmann::json kinds_json(const gpu::RunSummary& s) {
   return out;
 }
 
+// Per stream: its launches' instructions, first start and last end cycle, and its IPC over
+// `cycles`, from the run's first cycle to the stream's last end: every stream's first launch
+// was submitted then (a spec's launches are all issued before the GPU runs), so the time a
+// launch waited for SMs held by another stream counts against its stream, as it does
+// against a kernel sharing the GPU. What a concurrent run's weighted speedup divides
+// (docs/launch-spec.md, "Per-stream statistics"). Ordered by stream.
+struct StreamTotals {
+  uint32_t stream = 0;
+  uint32_t launches = 0;
+  uint64_t warp_instructions = 0, thread_instructions = 0;
+  uint64_t start_cycle = 0, end_cycle = 0;
+  uint64_t cycles = 0;       // end_cycle - the run's first start cycle
+  uint64_t busy_cycles = 0;  // the union of its launches' [start, end)
+  double ipc() const { return cycles ? static_cast<double>(thread_instructions) / static_cast<double>(cycles) : 0.0; }
+};
+
+std::vector<StreamTotals> stream_totals(const std::deque<gpu::KernelRun>& runs) {
+  std::map<uint32_t, StreamTotals> by_stream;
+  std::map<uint32_t, std::vector<gpu::LaunchInterval>> intervals;
+  uint64_t run_start = ~uint64_t{0};
+  for (const gpu::KernelRun& k : runs) {
+    StreamTotals& t = by_stream[k.stream];
+    if (t.launches == 0) {
+      t.stream = k.stream;
+      t.start_cycle = k.start_cycle;
+      t.end_cycle = k.end_cycle;
+    }
+    ++t.launches;
+    t.warp_instructions += k.warp_instructions;
+    t.thread_instructions += k.thread_instructions;
+    t.start_cycle = std::min(t.start_cycle, k.start_cycle);
+    t.end_cycle = std::max(t.end_cycle, k.end_cycle);
+    run_start = std::min(run_start, k.start_cycle);
+    intervals[k.stream].push_back({k.start_cycle, k.end_cycle});
+  }
+  std::vector<StreamTotals> out;
+  for (auto& [stream, t] : by_stream) {
+    t.busy_cycles = gpu::busy_cycles(intervals[stream]);
+    t.cycles = t.end_cycle - run_start;
+    out.push_back(t);
+  }
+  return out;
+}
+
+nlohmann::json streams_json(const std::vector<StreamTotals>& streams) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const StreamTotals& t : streams)
+    out.push_back({{"stream", t.stream},
+                   {"launches", t.launches},
+                   {"warp_instructions", t.warp_instructions},
+                   {"thread_instructions", t.thread_instructions},
+                   {"start_cycle", t.start_cycle},
+                   {"end_cycle", t.end_cycle},
+                   {"cycles", t.cycles},
+                   {"busy_cycles", t.busy_cycles},
+                   {"ipc", t.ipc()}});
+  return out;
+}
+
 }  // namespace
 
 TimingRunResult run_timing(const TimingRunOptions& opts) {
@@ -180,7 +242,7 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
   if (!opts.sample_every.empty())
     source.apply_override("sample_period=" + std::to_string(parse_count("--sample-every", opts.sample_every)));
   const gpu::GpuConfig cfg = platforms::read_gpu_config(source);
-  const runtime::LaunchSpec spec = runtime::parse_launch_spec(opts.spec_path);
+  const runtime::SpecFile spec = runtime::parse_spec_file(opts.spec_path);
   Observation observe(opts);
 
   auto backend = std::make_unique<gpu::TimingBackend>(cfg, isa::ExecOptions{},
@@ -197,7 +259,7 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
     timing.gpu().set_progress_callback([&bar](uint64_t c) { bar.update(c); }, 50000);
   runtime::SpecReport rep;
   try {
-    rep = runtime::run_launch_spec(spec, rt);
+    rep = runtime::run_spec_file(spec, rt);
   } catch (...) {
     bar.finish();
     // A run that failed (a deadlock, an execution error) still leaves a timeline that
@@ -259,6 +321,9 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
     res.thread_instructions += k.thread_instructions;
   }
   res.cycles = gpu::busy_cycles(intervals);
+  // Only a run on several streams has them: a one-stream run's statistics keep their keys.
+  const std::vector<StreamTotals> streams = stream_totals(runs);
+  if (streams.size() > 1) j["streams"] = streams_json(streams);
   res.host_seconds = sync_time.seconds();
   timing.gpu().update_stats();
   j["total"] = timing.gpu().stats().to_json(stats::View::Total);
@@ -295,6 +360,15 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
                   short_name(k.kernel).c_str(), static_cast<unsigned long long>(k.start_cycle),
                   static_cast<unsigned long long>(k.end_cycle), static_cast<unsigned long long>(k.cycles), ipc,
                   static_cast<unsigned long long>(k.warp_instructions), static_cast<unsigned long long>(k.last_cta_time));
+    }
+    if (streams.size() > 1) {
+      std::printf("  %-6s %8s %10s %10s %10s %10s %8s %16s\n", "stream", "launches", "start", "end", "cycles", "busy",
+                  "IPC", "thread instr");
+      for (const StreamTotals& t : streams)
+        std::printf("  %-6u %8u %10llu %10llu %10llu %10llu %8.2f %16llu\n", t.stream, t.launches,
+                    static_cast<unsigned long long>(t.start_cycle), static_cast<unsigned long long>(t.end_cycle),
+                    static_cast<unsigned long long>(t.cycles), static_cast<unsigned long long>(t.busy_cycles), t.ipc(),
+                    static_cast<unsigned long long>(t.thread_instructions));
     }
     gpu::RunSummary total = gpu::summarize(j["total"], cfg, res.cycles);
     total.launch_cycles = launch_cycles;

@@ -5,10 +5,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/config/config_source.h"
+#include "runtime/concurrent_spec.h"
 #include "platforms/gpu_platform.h"
+#include "study/study_results.h"
 
 namespace gputlm::study {
 
@@ -80,6 +83,43 @@ std::vector<std::string> Job::run_argv(const std::string& exe, const std::string
   return a;
 }
 
+std::string spec_content_hash(const std::string& path, const std::string& text) {
+  if (!runtime::is_concurrent_spec_text(text)) return hash_hex(text);
+  nlohmann::json j = nlohmann::json::parse(text);
+  if (j["concurrent"].is_array())
+    for (auto& c : j["concurrent"])
+      if (c.is_object() && c.contains("spec") && c["spec"].is_string()) {
+        fs::path p(c["spec"].get<std::string>());
+        if (p.is_relative()) p = fs::path(path).parent_path() / p;
+        c["spec"] = "hash:" + hash_hex(read_text(p.string()));
+      }
+  j.erase("description");
+  return hash_hex("concurrent|" + j.dump());
+}
+
+std::string pair_spec_text(const Pair& pair, const std::string& workloads_dir, const std::string& size) {
+  nlohmann::json j;
+  j["description"] = "pair " + pair.name + " (" + size + "), written by gputlm study";
+  for (std::size_t k = 0; k < pair.workloads.size(); ++k)
+    j["concurrent"].push_back(
+        {{"spec", fs::absolute(fs::path(workloads_dir) / pair.workloads[k] / size / "spec.json").lexically_normal().string()},
+         {"stream", k},
+         {"repeat", pair.repeat[k]}});
+  return j.dump(1) + "\n";
+}
+
+const Pair* Plan::pair(const std::string& name) const {
+  for (const Pair& p : pair_specs)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+std::vector<std::string> Plan::row_workloads() const {
+  std::vector<std::string> out = workloads;
+  out.insert(out.end(), pairs.begin(), pairs.end());
+  return out;
+}
+
 const Job& Plan::job(const std::string& id) const {
   for (const Job& j : jobs)
     if (j.id == id) return j;
@@ -126,44 +166,74 @@ Plan make_plan(const StudySpec& study, const PlanOptions& opts) {
   }
   plan.binary_hash = hash_file(opts.exe);
 
-  std::map<std::string, std::size_t> job_index;
-  for (const std::string& w : plan.workloads) {
-    for (const std::string& size : plan.sizes) {
-      const auto skipped = study.skip.find(opts.size_set);
-      if (skipped != study.skip.end() &&
-          std::find(skipped->second.begin(), skipped->second.end(), w + "/" + size) != skipped->second.end())
-        continue;
-      const fs::path spec = fs::path(opts.workloads_dir) / w / size / "spec.json";
-      if (!fs::is_regular_file(spec))
-        throw StudyError("workload '" + w + "' has no " + size + " spec (" + spec.string() + ")" +
-                         (size == "medium" ? ": generate medium inputs with cmake --build BUILD --target workloads_medium"
-                          : size.rfind("thesis_", 0) == 0
-                              ? ": thesis sizes exist for montecarlo, streamcluster and laplace3d only; generate them "
-                                "with cmake --build BUILD --target workloads_thesis"
-                              : ": is the workload name right?"));
-      const std::string spec_hash = hash_hex(read_text(spec.string()));
-      for (const Variant& v : study.variants) {
-        const std::string id =
-            hash_hex(config_hash[v.name] + "|" + spec_hash + "|" + w + "|" + size + "|" + plan.binary_hash);
-        plan.cells.push_back({w, size, v.name, id});
-        auto it = job_index.find(id);
-        if (it != job_index.end()) {
-          plan.jobs[it->second].variants.push_back(v.name);
-          continue;
-        }
-        job_index[id] = plan.jobs.size();
-        Job j;
-        j.id = id;
-        j.workload = w;
-        j.size = size;
-        j.spec = fs::absolute(spec).lexically_normal().string();
-        j.config = v.config;
-        j.overrides = v.overrides;
-        j.variants = {v.name};
-        plan.jobs.push_back(j);
-      }
-    }
+  for (const Pair& p : study.pairs) {
+    plan.pairs.push_back(p.name);
+    plan.pair_specs.push_back(p);
   }
+
+  std::map<std::string, std::size_t> job_index;
+  // One cell per variant of `variants`; a job per distinct id. `spec` is the workload's spec
+  // file, or (a pair) empty: its job's spec is `spec_text`, written into the job's folder.
+  auto add_cells = [&](const std::string& w, const std::string& size, const fs::path& spec, const std::string& spec_hash,
+                       const std::string& spec_text, const std::vector<const Variant*>& variants) {
+    for (const Variant* v : variants) {
+      const std::string id =
+          hash_hex(config_hash[v->name] + "|" + spec_hash + "|" + w + "|" + size + "|" + plan.binary_hash);
+      plan.cells.push_back({w, size, v->name, id});
+      auto it = job_index.find(id);
+      if (it != job_index.end()) {
+        plan.jobs[it->second].variants.push_back(v->name);
+        continue;
+      }
+      job_index[id] = plan.jobs.size();
+      Job j;
+      j.id = id;
+      j.workload = w;
+      j.size = size;
+      j.spec = spec_text.empty() ? fs::absolute(spec).lexically_normal().string()
+                                 : (fs::path(job_dir(plan.results_dir, id)) / "spec.json").string();
+      j.spec_text = spec_text;
+      j.config = v->config;
+      j.overrides = v->overrides;
+      j.variants = {v->name};
+      plan.jobs.push_back(j);
+    }
+  };
+  auto skipped = [&](const std::string& w, const std::string& size) {
+    const auto sk = study.skip.find(opts.size_set);
+    return sk != study.skip.end() && std::find(sk->second.begin(), sk->second.end(), w + "/" + size) != sk->second.end();
+  };
+  auto spec_path = [&](const std::string& w, const std::string& size) {
+    const fs::path spec = fs::path(opts.workloads_dir) / w / size / "spec.json";
+    if (!fs::is_regular_file(spec))
+      throw StudyError("workload '" + w + "' has no " + size + " spec (" + spec.string() + ")" +
+                       (size == "medium" ? ": generate medium inputs with cmake --build BUILD --target workloads_medium"
+                        : size.rfind("thesis_", 0) == 0
+                            ? ": thesis sizes exist for montecarlo, streamcluster and laplace3d only; generate them "
+                              "with cmake --build BUILD --target workloads_thesis"
+                            : ": is the workload name right?"));
+    return spec;
+  };
+  std::vector<const Variant*> all_variants, pair_variants;
+  for (const Variant& v : study.variants) {
+    all_variants.push_back(&v);
+    if (study.pair_variants.empty() ||
+        std::find(study.pair_variants.begin(), study.pair_variants.end(), v.name) != study.pair_variants.end())
+      pair_variants.push_back(&v);
+  }
+  for (const std::string& w : plan.workloads)
+    for (const std::string& size : plan.sizes) {
+      if (skipped(w, size)) continue;
+      const fs::path spec = spec_path(w, size);
+      add_cells(w, size, spec, spec_content_hash(spec.string(), read_text(spec.string())), "", all_variants);
+    }
+  for (const Pair& p : study.pairs)
+    for (const std::string& size : plan.sizes) {
+      if (skipped(p.name, size)) continue;
+      for (const std::string& w : p.workloads) (void)spec_path(w, size);
+      const std::string text = pair_spec_text(p, opts.workloads_dir, size);
+      add_cells(p.name, size, "", spec_content_hash(opts.workloads_dir + "/pair.json", text), text, pair_variants);
+    }
   return plan;
 }
 

@@ -13,6 +13,7 @@
 
 #include "study/metrics.h"
 #include "study/study_results.h"
+#include "study/study_weighted_speedup.h"
 
 namespace gputlm::study {
 
@@ -230,7 +231,7 @@ Report make_report(const StudySpec& study, const Plan& plan) {
     // A metric added to the study after the job ran is read from its statistics now.
     nlohmann::json stats;
     for (const Metric& m : study.metrics) {
-      if (r->metrics.count(m.name)) continue;
+      if (r->metrics.count(m.name) || m.weighted_speedup) continue;
       if (stats.is_null()) {
         std::ifstream f(fs::path(job_dir(plan.results_dir, j.id)) / "stats.json");
         if (!f) break;
@@ -240,6 +241,7 @@ Report make_report(const StudySpec& study, const Plan& plan) {
       if (auto v = evaluate(m, stats, r->host_seconds)) r->metrics[m.name] = *v;
     }
   }
+  add_weighted_speedups(study, plan, results);
   std::vector<std::string> failed_ids;
   for (const Job& j : plan.jobs)
     if (!results[j.id] || !results[j.id]->ok) failed_ids.push_back(j.id);
@@ -269,7 +271,7 @@ Report make_report(const StudySpec& study, const Plan& plan) {
     if (!group.empty() && (group.front().cell.workload != c.workload || group.front().cell.size != c.size)) end_group();
     CellRow row;
     row.cell = c;
-    row.cls = rep.class_of(c.workload, c.size);
+    row.cls = plan.pair(c.workload) ? kPairsClass : rep.class_of(c.workload, c.size);
     used_classes.insert(row.cls);
     const auto& r = results[c.job_id];
     row.status = !r ? "missing" : r->ok ? "ok" : "failed";
@@ -293,6 +295,7 @@ Report make_report(const StudySpec& study, const Plan& plan) {
   for (const std::string& c : study.class_order)
     if (used_classes.count(c)) rep.classes.push_back(c);
   if (used_classes.count("other") && (!study.workload_class.empty() || study.classify)) rep.classes.push_back("other");
+  if (used_classes.count(kPairsClass)) rep.classes.push_back(kPairsClass);
   rep.classes.push_back("all");
 
   const std::vector<std::string> variants = study.variant_names();
@@ -302,7 +305,9 @@ Report make_report(const StudySpec& study, const Plan& plan) {
         for (const std::string& cls : rep.classes) {
           std::vector<double> vals;
           for (const CellRow& row : rep.rows)
-            if (row.cell.size == size && row.cell.variant == v && (cls == "all" || row.cls == cls) &&
+            // "all": the single workloads; pair cells aggregate in their own class.
+            if (row.cell.size == size && row.cell.variant == v &&
+                (cls == "all" ? row.cls != kPairsClass : row.cls == cls) &&
                 row.norm.count(m.name))
               vals.push_back(row.norm.at(m.name));
           if (auto a = combine(vals, m.normalise ? study.aggregate : "mean"))
@@ -434,7 +439,7 @@ void best_of_section(std::ostringstream& md, const Report& rep, const StudySpec&
   md << "\n|---|---|";
   for (std::size_t i = 0; i < study.derived.size(); ++i) md << "---|";
   md << "\n";
-  for (const std::string& w : plan.workloads)
+  for (const std::string& w : plan.row_workloads())
     for (const std::string& size : plan.sizes) {
       std::ostringstream cells;
       bool any = false;
@@ -457,7 +462,9 @@ std::string markdown(const Report& rep, const StudySpec& study, const Plan& plan
     if (auto r = read_result(plan.results_dir, j.id); r && r->ok) ++ok;
   md << "Size set `" << plan.size_set << "` (";
   for (std::size_t i = 0; i < plan.sizes.size(); ++i) md << (i ? ", " : "") << plan.sizes[i];
-  md << "), " << plan.workloads.size() << " workloads, " << study.variants.size() << " variants";
+  md << "), " << plan.workloads.size() << " workloads";
+  if (!plan.pairs.empty()) md << " (+ " << plan.pairs.size() << " concurrent pairs, class `" << kPairsClass << "`)";
+  md << ", " << study.variants.size() << " variants";
   if (!study.derived.empty()) md << " (+ " << study.derived.size() << " derived: the best of a sweep)";
   md << ": " << ok << " of "
      << plan.jobs.size() << " jobs finished with verified outputs. Values are normalised to `" << study.baseline
@@ -499,8 +506,8 @@ std::string markdown(const Report& rep, const StudySpec& study, const Plan& plan
       md << "\n|---|---|---|";
       for (std::size_t i = 0; i < variants.size(); ++i) md << "---|";
       md << "\n";
-      for (const std::string& w : plan.workloads) {
-        std::string cls = rep.class_of(w, size), base = "—";
+      for (const std::string& w : plan.row_workloads()) {
+        std::string cls = plan.pair(w) ? kPairsClass : rep.class_of(w, size), base = "—";
         std::ostringstream cells;
         for (const std::string& v : variants) {
           std::string cell = "—";

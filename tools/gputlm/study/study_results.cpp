@@ -76,6 +76,7 @@ void write_atomic(const std::string& path, const std::string& text) {
 void write_job_file(const Plan& plan, const Job& job, const StudySpec& study) {
   const std::string dir = job_dir(plan.results_dir, job.id);
   fs::create_directories(dir);
+  if (!job.spec_text.empty()) write_atomic(job.spec, job.spec_text);  // a pair's concurrent spec
   nlohmann::json j;
   j["id"] = job.id;
   j["study"] = study.name;
@@ -84,7 +85,8 @@ void write_job_file(const Plan& plan, const Job& job, const StudySpec& study) {
   j["variants"] = job.variants;
   j["command"] = job.run_argv(plan.exe, (fs::path(dir) / "stats.json.part").string());
   j["metrics"] = nlohmann::json::array();
-  for (const Metric& m : study.metrics) j["metrics"].push_back(m.to_json());
+  for (const Metric& m : study.metrics)  // a weighted speedup is the report's, from several jobs
+    if (!m.weighted_speedup) j["metrics"].push_back(m.to_json());
   j["timeout_seconds"] = study.timeout_seconds;
   write_atomic((fs::path(dir) / "job.json").string(), j.dump(1) + "\n");
 }

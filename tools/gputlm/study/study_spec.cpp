@@ -1,4 +1,5 @@
 #include "study/study_spec.h"
+#include "study/study_json_reader.h"
 
 #include <algorithm>
 #include <cctype>
@@ -18,67 +19,6 @@ namespace {
 
 const char* const kBuiltinMetrics[] = {"cycles", "ipc", "warp_ipc", "warp_instructions", "thread_instructions",
                                        "host_seconds"};
-
-// Reads one JSON object's keys with their types, naming file and key path in errors.
-class Reader {
- public:
-  Reader(std::string file, const nlohmann::json& j, std::string path) : file_(std::move(file)), j_(j), path_(std::move(path)) {
-    if (!j_.is_object()) fail(path_.empty() ? "the study must be a JSON object" : "must be an object");
-  }
-  [[noreturn]] void fail(const std::string& msg, const std::string& key = "") const {
-    std::string where = path_;
-    if (!key.empty()) where += (where.empty() ? "" : ".") + key;
-    throw StudyError(file_ + (where.empty() ? "" : ": " + where) + ": " + msg);
-  }
-  bool has(const std::string& key) {
-    seen_.insert(key);
-    return j_.contains(key);
-  }
-  const nlohmann::json& get(const std::string& key) {
-    if (!has(key)) fail("missing (required)", key);
-    return j_.at(key);
-  }
-  std::string str(const std::string& key, const std::string& def = "\x01") {
-    if (!has(key)) {
-      if (def == "\x01") fail("missing (required)", key);
-      return def;
-    }
-    const nlohmann::json& v = j_.at(key);
-    if (!v.is_string()) fail("must be a string", key);
-    return v.get<std::string>();
-  }
-  std::vector<std::string> strings(const std::string& key) {
-    if (!has(key)) return {};
-    const nlohmann::json& v = j_.at(key);
-    if (!v.is_array()) fail("must be an array of strings", key);
-    std::vector<std::string> out;
-    for (const auto& e : v) {
-      if (!e.is_string()) fail("must be an array of strings", key);
-      out.push_back(e.get<std::string>());
-    }
-    return out;
-  }
-  double number(const std::string& key, double def) {
-    if (!has(key)) return def;
-    const nlohmann::json& v = j_.at(key);
-    if (!v.is_number()) fail("must be a number", key);
-    return v.get<double>();
-  }
-  Reader child(const std::string& key) { return Reader(file_, get(key), sub(key)); }
-  std::string sub(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
-  // Every key of the object was read: an unknown key is an error, never ignored.
-  void done() const {
-    for (auto it = j_.begin(); it != j_.end(); ++it)
-      if (!seen_.count(it.key())) fail("unknown key", it.key());
-  }
-  const std::string& file() const { return file_; }
-
- private:
-  std::string file_;
-  const nlohmann::json& j_;
-  std::string path_;
-  std::set<std::string> seen_;
-};
 
 std::string resolve(const std::string& study_file, const std::string& p) {
   fs::path path(p);
@@ -143,6 +83,7 @@ void read_sweep(Reader& r, StudySpec& s, std::set<std::string>& names) {
 }  // namespace
 
 nlohmann::json Metric::to_json() const {
+  if (weighted_speedup) return {{"name", name}, {"weighted_speedup", true}};
   if (path.empty() && numerator.empty()) return name;  // a built-in
   nlohmann::json j{{"name", name}, {"higher_is_better", higher_is_better}};
   if (!path.empty()) j["path"] = path;
@@ -393,6 +334,7 @@ StudySpec read_study(const std::string& path) {
       s.derived.push_back(d);
     }
   }
+  read_pairs(r, s);
   // A derived variant has no job of its own to normalise to or to classify by.
   auto runs = [&](Reader& rd, const std::string& key, const std::string& v) {
     if (s.find_derived(v))
@@ -501,10 +443,12 @@ StudySpec read_study(const std::string& path) {
       if (ref.scope != "all" && ref.scope.rfind("class:", 0) != 0 && ref.scope.rfind("workload:", 0) != 0)
         rr.fail("must be \"all\", \"class:NAME\" or \"workload:NAME\"", "scope");
       if (ref.scope.rfind("class:", 0) == 0) {
-        // A class of "classes" or "classify", or "other" (unclassified) when there are classes.
+        // A class of "classes" or "classify", or "other" (unclassified) when there are classes,
+        // or "pairs" (the pair cells) when there are pairs.
         const std::string cls = ref.scope.substr(6);
         const auto& order = s.class_order;
-        if (std::find(order.begin(), order.end(), cls) == order.end() && !(cls == "other" && !order.empty())) {
+        if (std::find(order.begin(), order.end(), cls) == order.end() && !(cls == "other" && !order.empty()) &&
+            !(cls == kPairsClass && !s.pairs.empty())) {
           std::string listed;
           for (const std::string& o : order) listed += (listed.empty() ? "" : ", ") + o;
           listed = listed.empty() ? "the study has no classes" : "classes: " + listed;

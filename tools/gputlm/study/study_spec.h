@@ -39,6 +39,9 @@ struct Metric {
   // false: shown and aggregated as raw values (arithmetic mean), e.g. shares of cycles or a
   // counter only some variants have; references then compare raw values too.
   bool normalise = true;
+  // The study's "weighted_speedup" (WeightedSpeedup): computed by the report for pair cells
+  // from several runs, never read from one run's statistics.
+  bool weighted_speedup = false;
   nlohmann::json to_json() const;
   static Metric from_json(const nlohmann::json& j, const std::string& where);
 };
@@ -108,6 +111,27 @@ struct Classify {
   std::vector<ClassRule> rules;  // the chain form (metric, threshold, above, below unused)
 };
 
+// Workloads run together as one job (a concurrent spec, docs/launch-spec.md, that the plan
+// writes from the workloads' own specs at each size): workload k on stream k, its launch
+// sequence repeated repeat[k] times. Its cells are named "a+b" and form the class "pairs".
+struct Pair {
+  std::string name;                    // "nqueen+sgemm"
+  std::vector<std::string> workloads;  // two or more
+  std::vector<uint32_t> repeat;        // per workload (default 1 each)
+};
+
+// A derived metric of pair cells (004 §V, digest §Z41): WS = (1/n) sum_k IPC(pair, stream k)
+// / IPC(workload k alone in variant `alone`), at the pair cell's size. The pair's IPC of
+// stream k is its "streams" entry's ipc; the alone IPC is the built-in ipc of that cell.
+struct WeightedSpeedup {
+  std::string name;  // the metric's name (it joins "metrics")
+  struct Component {
+    uint32_t stream = 0;  // the pair's workload on this stream (its position)
+    std::string alone;    // the variant (one that runs) whose run of that workload alone divides
+  };
+  std::vector<Component> components;
+};
+
 struct StudySpec {
   std::string file;  // absolute path of the study file
   std::string name, description;
@@ -131,6 +155,9 @@ struct StudySpec {
   std::vector<PlotSpec> plots;
   double timeout_seconds = 0;  // per job, 0 = none
   std::string discussion;      // absolute path of a Markdown file the report ends with, or empty
+  std::vector<Pair> pairs;
+  std::vector<std::string> pair_variants;  // the variants pair cells run in (default: every variant that runs)
+  std::optional<WeightedSpeedup> weighted_speedup;
 
   const Variant& variant(const std::string& name) const;  // a variant that runs
   const Derived* find_derived(const std::string& name) const;  // nullptr if not derived
@@ -144,6 +171,9 @@ struct StudySpec {
 };
 
 StudySpec read_study(const std::string& path);
+
+// The class of pair cells; "all" aggregates the single workloads only.
+inline constexpr const char* kPairsClass = "pairs";
 
 // The input sizes workload-gen writes (workloads/gen/main.cpp): small and medium for every
 // workload; thesis_a .. thesis_e (the LAWS thesis' configs A-E, 001 Table 2.3) only for
