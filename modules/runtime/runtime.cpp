@@ -1,5 +1,7 @@
 #include "runtime/runtime.h"
 
+#include "core/log/hex.h"
+
 #include <filesystem>
 #include <sstream>
 
@@ -9,11 +11,6 @@
 namespace gputlm::runtime {
 namespace {
 
-std::string hex(uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
 
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include "sm/sm_core.h"
 
+#include "core/log/hex.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -13,11 +15,6 @@ namespace {
 const SmConfig& validated(const SmConfig& cfg, const std::string& key) {
   cfg.validate(key);
   return cfg;
-}
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
 }
 }  // namespace
 

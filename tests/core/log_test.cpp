@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "core/log/hex.h"
 #include "core/log/log.h"
 
 using namespace gputlm::log;
@@ -27,4 +28,10 @@ TEST_CASE("log verbosity per module, longest pattern wins", "[log]") {
   CHECK_THROWS_WITH(set_level_from_string("x=loud"), Catch::Contains("unknown log level 'loud'"));
   set_sink(nullptr);
   reset_levels();
+}
+
+TEST_CASE("hex writes addresses as lower-case 0x text", "[core][log]") {
+  CHECK(gputlm::hex(0) == "0x0");
+  CHECK(gputlm::hex(0x1f) == "0x1f");
+  CHECK(gputlm::hex(0xffffffffffffffffull) == "0xffffffffffffffff");
 }

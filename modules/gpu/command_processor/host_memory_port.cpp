@@ -1,19 +1,13 @@
 #include "gpu/command_processor/host_memory_port.h"
 
+#include "core/log/hex.h"
+
 #include <algorithm>
 #include <cstdio>
 
 #include "isa/exec/device_memory.h"
 
 namespace gputlm::gpu {
-
-namespace {
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
-}  // namespace
 
 HostMemoryPort::HostMemoryPort(sc_core::sc_module_name name, BackingStore& store, uint64_t base, uint64_t bytes,
                                bool dmi)

@@ -2,6 +2,8 @@
 // (SIMT stack, calls, exit, barriers) lives in simt_control.cpp.
 #include "isa/exec/functional_executor.h"
 
+#include "core/log/hex.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -10,14 +12,6 @@
 #include "isa/exec/int_semantics.h"
 
 namespace gputlm::isa {
-
-namespace {
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
-}  // namespace
 
 LaunchParams make_launch(const LoadedModule& lm, const std::string& kernel_name, Dim3 grid, Dim3 block,
                          uint32_t dynamic_shared_bytes) {

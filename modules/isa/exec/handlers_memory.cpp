@@ -2,6 +2,8 @@
 // address resolution and bounds checks; per-lane addresses are recorded in the step
 // result for the coalescer.
 #include <algorithm>
+
+#include "core/log/hex.h"
 #include <cstdio>
 
 #include "isa/exec/convert_semantics.h"
@@ -33,11 +35,6 @@ StateSpace resolve_generic(uint64_t generic, uint64_t* addr) {
 
 namespace {
 
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 [[noreturn]] void out_of_bounds(ExecCtx& c, StateSpace s, uint32_t lane, uint64_t addr, uint32_t bytes,
                                 bool write, const std::string& limit) {

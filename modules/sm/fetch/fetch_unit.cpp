@@ -1,17 +1,11 @@
 #include "sm/fetch/fetch_unit.h"
 
+#include "core/log/hex.h"
+
 #include <algorithm>
 #include <cstdio>
 
 namespace gputlm::sm {
-
-namespace {
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
-}  // namespace
 
 FetchUnit::FetchUnit(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, const ClockDomain& domain,
                      WarpTable& table, stats::Group& parent)

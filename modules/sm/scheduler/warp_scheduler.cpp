@@ -1,5 +1,7 @@
 #include "sm/scheduler/warp_scheduler.h"
 
+#include "core/log/hex.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -12,11 +14,6 @@ std::vector<std::string> scheduler_labels(uint32_t n) {
   std::vector<std::string> l;
   for (uint32_t i = 0; i < n; ++i) l.push_back("s" + std::to_string(i));
   return l;
-}
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
 }
 }  // namespace
 

@@ -1,15 +1,12 @@
 #include "sm/scoreboard/ilp_commit_scoreboard.h"
 
+#include "core/log/hex.h"
+
 #include <cstdio>
 
 namespace gputlm::sm {
 
 namespace {
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
 bool needs_entry(const isa::Instruction& in) { return in.is_store || in.n_dst_regs + in.n_dst_preds > 0; }
 }  // namespace
 
