@@ -35,12 +35,14 @@ struct alignas(64) WarpSlot {
   bool done = false;                // issue_done and every issued instruction written back
   bool ready = false;               // ctx->status == Ready, kept by WarpTable::sync_status: every
                                     // issue decision reads it, and the context is a cold line
+  uint32_t active_mask = 0;         // lanes the next instruction runs on (the SIMT stack's top),
+                                    // kept by sync_status for scoreboards that ask for it
   // I-buffer: a ring of `entries` decoded instructions, head = next to issue.
   uint32_t ibuf_head = 0, ibuf_count = 0;
-  uint32_t in_flight = 0;           // issued, not yet written back
   std::vector<IBufferEntry> ibuf;
   isa::GridExecution* grid = nullptr;
   isa::WarpContext* ctx = nullptr;  // functional state (owned by the grid)
+  uint32_t in_flight = 0;           // issued, not yet written back
   uint64_t age = 0;                 // warp_age(CTA sequence, warp in CTA)
 
   uint64_t issued = 0;              // instructions issued
@@ -107,7 +109,11 @@ class WarpTable {
   // in a step of a warp of its CTA; the issue stage calls sync_status after each step and
   // barrier_released when a step releases the CTA's barrier.
   bool ready(uint32_t w) const { return slots_[w].ready; }
-  void sync_status(uint32_t w) { slots_[w].ready = slots_[w].ctx->status == isa::WarpStatus::Ready; }
+  void sync_status(uint32_t w) {
+    WarpSlot& s = slots_[w];
+    s.ready = s.ctx->status == isa::WarpStatus::Ready;
+    s.active_mask = isa::GridExecution::peek_active_mask(*s.ctx);  // the context is hot here
+  }
   // Makes slot w (cleared) hold a warp of CTA slot cta_slot; the other fields are the
   // caller's to fill.
   void place(uint32_t w, uint32_t cta_slot);

@@ -99,8 +99,10 @@ TEST_CASE("warp table: ready follows the status on sync and barrier release and 
     t.place(w, w < 3 ? 0 : 1);  // warps 0-2 in CTA slot 0, warp 3 in CTA slot 1
     t[w].ctx = &ctx[w];
     CHECK_FALSE(t.ready(w));         // a cleared slot is not Ready until synced
+    ctx[w].simt.push_back(isa::SimtEntry{0, 0, isa::kNone, 0xffu << w});
     t.sync_status(w);
     CHECK(t.ready(w));
+    CHECK(t[w].active_mask == 0xffu << w);  // the SIMT stack's top, for check_masked
   }
   // Warps 0, 1 and 3 arrive at barriers; their steps sync them.
   for (uint32_t w : {0u, 1u, 3u}) {

@@ -108,7 +108,7 @@ class GridExecution {
   const Instruction* peek(const WarpContext& w) const;
   uint64_t peek_pc(const WarpContext& w) const;  // 0 if finished
   // The lanes the next step would run with before its guard (StepResult::active_mask); 0 if finished.
-  uint32_t peek_active_mask(const WarpContext& w) const { return w.simt.empty() ? 0 : w.simt.back().mask; }
+  static uint32_t peek_active_mask(const WarpContext& w) { return w.simt.empty() ? 0 : w.simt.back().mask; }
   // The global addresses the next instruction of `w` would load, without executing it
   // (peek_addresses.cpp; Mascar's stranded-hit count). True for a ld/ldu whose address is
   // [reg + imm] or [global symbol + imm] in global or generic space: `mask` gets the

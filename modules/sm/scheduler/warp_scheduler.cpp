@@ -149,7 +149,7 @@ WarpScheduler::CheckResult WarpScheduler::check_warp(uint32_t slot) const {
     return r;
   }
   const Hazard hazard = scoreboard_wants_mask_
-                            ? scoreboard_if_->check_masked(slot, *head.instr, s.grid->peek_active_mask(*s.ctx))
+                            ? scoreboard_if_->check_masked(slot, *head.instr, s.active_mask)
                             : scoreboard_if_->check(slot, *head.instr);
   switch (hazard) {
     case Hazard::Memory: r.block = WarpBlock::ScoreboardMemory; return r;

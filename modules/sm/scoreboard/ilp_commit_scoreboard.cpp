@@ -192,6 +192,7 @@ void IlpCommitScoreboard::release(const WarpInstruction& wi) {
     e.complete = true;
     e.fresh = true;  // commits from the next cycle (004 §4.2 rule 5)
     any_fresh_ = true;
+    ++complete_;
     return;
   }
   if (w.solo && w.solo_seq == wi.seq) {
@@ -215,34 +216,41 @@ void IlpCommitScoreboard::free_entry(int32_t i) {
 
 ScoreboardIF::CommitResult IlpCommitScoreboard::commit(uint64_t) {
   CommitResult r;
-  if (free_ == cfg_.entries) return r;
+  if (head_ready_ == 0 && !any_fresh_) {  // nothing commits this cycle (the common case)
+    r.busy = complete_ > 0;
+    return r;
+  }
   const bool was_full = free_ == 0;
   uint32_t budget = cfg_.commits_per_cycle == 0 ? ~0u : cfg_.commits_per_cycle;
   // Each warp writes its oldest entry to the register file when it is complete (in order
   // per warp; with a budget, lower warp slots first).
-  for (uint32_t w = 0; w < warps_.size(); ++w) {
+  for (uint64_t m = head_ready_; m != 0 && budget > 0; m &= m - 1, --budget) {
+    const uint32_t w = static_cast<uint32_t>(__builtin_ctzll(m));
     WarpState& s = warps_[w];
-    if (s.head == kNone) continue;
-    Entry& e = entries_[s.head];
-    if (!e.complete || e.fresh) continue;
-    if (budget == 0) break;
-    --budget;
     const int32_t i = s.head;
+    Entry& e = entries_[i];
     s.head = e.next;
     if (s.head == kNone) s.tail = kNone;
     if (e.store) --s.stores;
     free_entry(i);
+    --complete_;
     if (commits_) ++*commits_;
     const uint64_t bit = uint64_t{1} << w;
+    if (s.head == kNone || !entries_[s.head].complete || entries_[s.head].fresh) head_ready_ &= ~bit;
     if (commit_waiters_ & bit) r.warps |= bit;
     if (s.head == kNone) r.emptied |= bit;
   }
   commit_waiters_ &= ~r.warps;
-  if (any_fresh_) {
-    for (Entry& e : entries_) e.fresh = false;
+  if (any_fresh_) {  // completed in the last cycle: they may commit from the next one
+    for (uint32_t i = 0; i < entries_.size(); ++i) {
+      Entry& e = entries_[i];
+      if (!e.fresh) continue;
+      e.fresh = false;
+      if (warps_[e.warp].head == static_cast<int32_t>(i)) head_ready_ |= uint64_t{1} << e.warp;
+    }
     any_fresh_ = false;
   }
-  for (const Entry& e : entries_) r.busy = r.busy || (e.used && e.complete);
+  r.busy = complete_ > 0;
   r.all = was_full && free_ > 0;  // warps blocked on the full table may issue again
   if (r.all) commit_waiters_ = 0;
   return r;

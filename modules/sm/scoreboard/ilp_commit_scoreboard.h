@@ -90,6 +90,11 @@ class IlpCommitScoreboard : public ScoreboardModule {
   std::vector<WarpState> warps_;
   uint32_t free_;
   bool any_fresh_ = false;
+  // Warps whose oldest entry is complete and not fresh (commit serves them), and the number
+  // of complete entries not yet committed (commit's `busy`): kept so that a cycle without
+  // a commit reads neither array.
+  uint64_t head_ready_ = 0;
+  uint32_t complete_ = 0;
   // Warps a check refused for a reason only a commit changes (WAW with a partial mask, the
   // store/load order, a full table) since a commit last reported them. A commit changes no
   // other answer of check(): the committed entry was complete, so it forwarded already, and
