@@ -38,7 +38,7 @@ uint32_t nq_completions(uint32_t all, uint32_t cols, uint32_t ld, uint32_t rd) {
 
 void gen_nqueen_ilp(Size size, const OutDir& out) {
   // ilp: Table 2's input 8 (512 threads with work; the grid's other CTAs return at once).
-  const int n = by_size(size, 10, 13, 8), nprefix = n * n * n;
+  const int n = by_size(size, 9, 13, 8), nprefix = n * n * n;
   const uint32_t all = (1u << n) - 1;
   std::vector<uint32_t> counts(static_cast<std::size_t>(nprefix));
   for (int t = 0; t < nprefix; ++t) {
