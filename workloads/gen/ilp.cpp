@@ -213,7 +213,8 @@ void gen_fft(Size size, const OutDir& out) {
       const int half = 1 << s;
       for (int t = 0; t < n / 2; ++t) {
         const int pos = t & (half - 1);
-        const std::size_t i = static_cast<std::size_t>(((t >> s) << (s + 1)) + pos), j = i + static_cast<std::size_t>(half);
+        const auto i = static_cast<std::size_t>(((t >> s) << (s + 1)) + pos);
+        const auto j = i + static_cast<std::size_t>(half);
         const std::size_t w = static_cast<std::size_t>(pos << (log2n - 1 - s));
         const float wx = twiddle[2 * w], wy = twiddle[2 * w + 1];
         const float vx = re[j] * wx - im[j] * wy;
@@ -323,13 +324,14 @@ void gen_scalarprod(Size size, const OutDir& out) {
   std::vector<float> partial(threads);
   for (int p = 0; p < pairs; ++p) {
     const std::size_t base = static_cast<std::size_t>(p) * n;
-    for (int t = 0; t < threads; ++t) {
+    for (std::size_t t = 0; t < partial.size(); ++t) {
       float acc = 0.0f;
-      for (int i = t; i < n; i += threads) acc = std::fma(a[base + static_cast<std::size_t>(i)], b[base + static_cast<std::size_t>(i)], acc);
-      partial[static_cast<std::size_t>(t)] = acc;
+      for (std::size_t i = t; i < static_cast<std::size_t>(n); i += partial.size())
+        acc = std::fma(a[base + i], b[base + i], acc);
+      partial[t] = acc;
     }
-    for (int stride = threads / 2; stride > 0; stride >>= 1)
-      for (int t = 0; t < stride; ++t) partial[static_cast<std::size_t>(t)] += partial[static_cast<std::size_t>(t + stride)];
+    for (std::size_t stride = partial.size() / 2; stride > 0; stride >>= 1)
+      for (std::size_t t = 0; t < stride; ++t) partial[t] += partial[t + stride];
     res[static_cast<std::size_t>(p)] = partial[0];
   }
   out.write("a.bin", a);
@@ -348,7 +350,8 @@ void gen_conv2d(Size size, const OutDir& out) {
       float acc = 0.0f;
       for (int dy = 0; dy < 5; ++dy)
         for (int dx = 0; dx < 5; ++dx) {
-          const int gx = std::min(std::max(x + dx - 2, 0), width - 1), gy = std::min(std::max(y + dy - 2, 0), height - 1);
+          const int gx = std::min(std::max(x + dx - 2, 0), width - 1);
+          const int gy = std::min(std::max(y + dy - 2, 0), height - 1);
           acc = std::fma(in[static_cast<std::size_t>(gy) * width + gx], row[dy] * row[dx], acc);
         }
       res[static_cast<std::size_t>(y) * width + x] = acc;
@@ -360,12 +363,13 @@ void gen_conv2d(Size size, const OutDir& out) {
 // --- sgemv: y = A x, A column-major -------------------------------------------------------
 void gen_sgemv(Size size, const OutDir& out) {
   const int rows = by_size(size, 4096, 131072, 131072), cols = 32;  // Table 2: (128K, 32)
-  auto a = random_f32(6801, static_cast<std::size_t>(rows) * cols, -1, 1), x = random_f32(6802, static_cast<std::size_t>(cols), -1, 1);
-  std::vector<float> y(static_cast<std::size_t>(rows));
-  for (int r = 0; r < rows; ++r) {
+  const auto nr = static_cast<std::size_t>(rows), nc = static_cast<std::size_t>(cols);
+  auto a = random_f32(6801, nr * nc, -1, 1), x = random_f32(6802, nc, -1, 1);
+  std::vector<float> y(nr);
+  for (std::size_t r = 0; r < nr; ++r) {
     float acc = 0.0f;
-    for (int c = 0; c < cols; ++c) acc = std::fma(a[static_cast<std::size_t>(c) * rows + r], x[static_cast<std::size_t>(c)], acc);
-    y[static_cast<std::size_t>(r)] = acc;
+    for (std::size_t c = 0; c < nc; ++c) acc = std::fma(a[c * nr + r], x[c], acc);
+    y[r] = acc;
   }
   out.write("a.bin", a);
   out.write("x.bin", x);
