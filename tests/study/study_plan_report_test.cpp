@@ -254,7 +254,7 @@ TEST_CASE("study plan: thesis_a .. thesis_e are sizes; a workload without them i
   CHECK_THROWS_WITH(read_study(write_study(dir, j)), Catch::Contains("skip.default: 'vecadd/thesis_f' is not WORKLOAD/SIZE"));
 }
 
-TEST_CASE("study plan: ilp is a size; a workload without it is an error naming workloads_ilp", "[study]") {
+TEST_CASE("study plan: ilp is a size and a workload without it is an error naming workloads_ilp", "[study]") {
   const fs::path dir = scratch("plan_ilp");
   const std::string exe = (dir / "exe").string();
   std::ofstream(exe) << "binary";
