@@ -254,6 +254,26 @@ TEST_CASE("study plan: thesis_a .. thesis_e are sizes; a workload without them i
   CHECK_THROWS_WITH(read_study(write_study(dir, j)), Catch::Contains("skip.default: 'vecadd/thesis_f' is not WORKLOAD/SIZE"));
 }
 
+TEST_CASE("study plan: ilp is a size and a workload without it is an error naming workloads_ilp", "[study]") {
+  const fs::path dir = scratch("plan_ilp");
+  const std::string exe = (dir / "exe").string();
+  std::ofstream(exe) << "binary";
+  fs::create_directories(dir / "wl" / "ray" / "ilp");
+  std::ofstream(dir / "wl" / "ray" / "ilp" / "spec.json") << "{\"size\": \"ilp\"}";
+  nlohmann::json j = small_study();
+  j["workloads"] = {"ray"};
+  j["sizes"] = {{"default", {"ilp"}}};
+  PlanOptions o = options(dir, exe);
+  o.workloads_dir = (dir / "wl").string();
+  Plan p = make_plan(read_study(write_study(dir, j)), o);
+  REQUIRE(p.cells.size() == 2);  // lrr and gto on ray/ilp
+  for (const Cell& c : p.cells) CHECK(c.size == "ilp");
+  j["workloads"] = {"vecadd"};
+  CHECK_THROWS_WITH(make_plan(read_study(write_study(dir, j)), o),
+                    Catch::Contains("workload 'vecadd' has no ilp spec") && Catch::Contains("004 Table 2") &&
+                        Catch::Contains("--target workloads_ilp"));
+}
+
 TEST_CASE("study report: classify puts each workload and size in the class its measured metric says", "[study]") {
   const fs::path dir = scratch("report_classify");
   const std::string exe = (dir / "exe").string();

@@ -1,3 +1,7 @@
+// The ilp size (004 Table 2's shapes, issue 16 point 6) exists exactly for the workloads with
+// a spec_ilp.json; workload-gen writes the files their specs describe and refuses it for
+// every other workload.
+//
 // The LAWS thesis' input configurations A-E (001 Table 2.3) as sizes thesis_a .. thesis_e
 // of montecarlo, streamcluster and laplace3d: workload-gen refuses them for every other
 // workload (naming the workload and the size, writing nothing), and for the three it
@@ -220,4 +224,33 @@ TEST_CASE("workload_laplace3d thesis sizes: specs parse with Table 2.3 (nx, ny),
     fs::remove_all(out);  // 128 MiB each
   }
   fs::remove_all(check_dir("laplace3d"));
+}
+
+TEST_CASE("workload_gen writes the ilp size of the Table 2 workloads and refuses it for the others", "[workloads]") {
+  const std::set<std::string> table2 = {"nqueen_ilp", "storegpu_ilp", "ray",  "sgemm",      "scan_ilp", "conv2d",
+                                        "fft",        "blackscholes", "dxtc", "scalarprod", "sgemv"};
+  const fs::path src = GPUTLM_WORKLOADS_SOURCE_DIR;
+  std::set<std::string> with_ilp;
+  for (const auto& e : fs::directory_iterator(src)) {
+    const std::string name = e.path().filename().string();
+    if (!fs::exists(e.path() / "spec_small.json")) continue;
+    const fs::path out = check_dir("ilp") / name;
+    if (fs::exists(e.path() / "spec_ilp.json")) {
+      with_ilp.insert(name);
+      INFO(name);
+      // Parsing checks every input and expectation against its buffer's count.
+      const LaunchSpec spec = generate_and_parse(name, "ilp", out);
+      CHECK_FALSE(spec.launches.empty());
+    } else {
+      std::string err;
+      const int rc = workload_gen(name, "ilp", out, &err);
+      INFO(name << ": exit " << rc << ", stderr: " << err);
+      CHECK(rc != 0);
+      CHECK_THAT(err, Catch::Contains("workload '" + name + "' has no size 'ilp'"));
+      CHECK_FALSE(fs::exists(out));
+    }
+    fs::remove_all(out);
+  }
+  CHECK(with_ilp == table2);
+  fs::remove_all(check_dir("ilp"));
 }

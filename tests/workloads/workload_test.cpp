@@ -108,6 +108,16 @@ GPUTLM_WORKLOAD_TEST(quasirandom)
 GPUTLM_WORKLOAD_TEST(conv3d)
 GPUTLM_WORKLOAD_TEST(mm3)
 GPUTLM_WORKLOAD_TEST(resnet)
+// Seed 004 Table 2's benchmarks (issue 16 point 6; their ilp sizes: ilp_shapes_test.cpp).
+GPUTLM_WORKLOAD_TEST(nqueen_ilp)
+GPUTLM_WORKLOAD_TEST(storegpu_ilp)
+GPUTLM_WORKLOAD_TEST(scan_ilp)
+GPUTLM_WORKLOAD_TEST(ray)
+GPUTLM_WORKLOAD_TEST(fft)
+GPUTLM_WORKLOAD_TEST(dxtc)
+GPUTLM_WORKLOAD_TEST(scalarprod)
+GPUTLM_WORKLOAD_TEST(conv2d)
+GPUTLM_WORKLOAD_TEST(sgemv)
 
 TEST_CASE("workload_suite has a test for every generated workload", "[workloads]") {
   std::set<std::string> generated;

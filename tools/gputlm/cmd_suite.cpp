@@ -1,4 +1,4 @@
-// `gputlm suite [--config GPU.json] [--size small|medium] [--workloads DIR] [-j N]
+// `gputlm suite [--config GPU.json] [--size small|medium|ilp] [--workloads DIR] [-j N]
 // [--bench] [--only NAME]... [-p KEY=VALUE]...`: runs every workload's generated launch spec
 // (DIR/<name>/<size>/spec.json, DIR = <build>/workloads) on the timing GPU, each in
 // its own process (SystemC elaborates once per process), and prints a table of
@@ -45,13 +45,14 @@ struct Row {
 
 int usage(FILE* out) {
   std::fprintf(out,
-               "usage: gputlm suite [--config GPU.json] [--size small|medium] [--workloads DIR] [-j N] [--bench]\n"
+               "usage: gputlm suite [--config GPU.json] [--size small|medium|ilp] [--workloads DIR] [-j N] [--bench]\n"
                "                    [--only NAME]... [-p KEY=VALUE]... [--out DIR]\n\n"
                "Runs every workload (DIR/<name>/<size>/spec.json; DIR defaults to the build's workloads/)\n"
                "on the timing GPU, one process each,\n"
                "and prints cycles, IPC and verification status per workload.\n"
                "  --config FILE  GPU config (default configs/fermi_gtx480.json)\n"
-               "  --size S       input size: small (default) or medium\n"
+               "  --size S       input size: small (default), medium, or ilp (004 Table 2's shapes, the\n"
+               "                 workloads that have them)\n"
                "  -j N           workloads run in parallel (default 1)\n"
                "  --bench        also report simulation speed, peak memory and functional speed\n"
                "  --only NAME    run only this workload (repeatable)\n"
@@ -156,7 +157,8 @@ int cmd_suite(int argc, char** argv) {
       return usage(stderr);
     }
   }
-  if (size != "small" && size != "medium") throw std::runtime_error("gputlm suite: --size must be small or medium");
+  if (size != "small" && size != "medium" && size != "ilp")
+    throw std::runtime_error("gputlm suite: --size must be small, medium or ilp");
   if (!fs::is_regular_file(config)) throw std::runtime_error("gputlm suite: config '" + config + "' not found");
   // workload-gen writes <build>/workloads/<name>/<size>/spec.json; gputlm lives in <build>.
   if (dir.empty()) dir = (fs::path(gputlm::cli::self_exe()).parent_path() / "workloads").string();
@@ -175,7 +177,7 @@ int cmd_suite(int argc, char** argv) {
                                [&](const std::string& n) { return std::find(only.begin(), only.end(), n) == only.end(); }),
                 names.end());
   if (names.empty()) throw std::runtime_error("gputlm suite: no workload has " + size + " inputs in " + dir +
-                             (size == "medium" ? " (generate them: cmake --build BUILD --target workloads_medium)" : ""));
+                             (size == "small" ? "" : " (generate them: cmake --build BUILD --target workloads_" + size + ")"));
 
   fs::path outdir = out.empty() ? fs::temp_directory_path() / ("gputlm_suite_" + std::to_string(getpid())) : fs::path(out);
   fs::create_directories(outdir);

@@ -83,6 +83,7 @@ void gen_hotspot(Size size, const OutDir& out) {
 GPUTLM_WORKLOAD("hotspot", "inter-warp locality: 2D thermal stencil, shared-memory tile",
                 gen_hotspot);
 
+// ilp: 004 Table 2's MM, 512 x 512 (grid 32 x 32 of 16 x 16), the medium input.
 void gen_sgemm(Size size, const OutDir& out) {
   int n = size == Size::kSmall ? 64 : 512;
   std::size_t nn = static_cast<std::size_t>(n) * n;
@@ -99,7 +100,7 @@ void gen_sgemm(Size size, const OutDir& out) {
   out.write("b.bin", b);
   out.write("c_ref.bin", c);
 }
-GPUTLM_WORKLOAD("sgemm", "compute-bound: 16x16 shared-memory tiled SGEMM", gen_sgemm);
+GPUTLM_WORKLOAD_SIZES("sgemm", "compute-bound: 16x16 shared-memory tiled SGEMM", gen_sgemm, sizes_with_ilp());
 
 void gen_mriq(Size size, const OutDir& out) {
   std::size_t nvox = size == Size::kSmall ? 2048 : 131072;

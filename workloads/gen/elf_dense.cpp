@@ -68,7 +68,8 @@ float bs_cnd(float d) {
 }
 
 void gen_blackscholes(Size size, const OutDir& out) {
-  std::size_t n = size == Size::kSmall ? 8192 : (std::size_t{1} << 21);
+  // ilp: 004 Table 2's BS, (480, 128): 61440 options, one per thread of 480 CTAs of 128.
+  std::size_t n = size == Size::kSmall ? 8192 : size == Size::kIlp ? 61440 : (std::size_t{1} << 21);
   const float r = 0.02f, v = 0.30f;
   auto price = random_f32(3201, n, 5, 30), strike = random_f32(3202, n, 1, 100),
        years = random_f32(3203, n, 0.25, 10);
@@ -90,8 +91,8 @@ void gen_blackscholes(Size size, const OutDir& out) {
   out.write("call_ref.bin", call);
   out.write("put_ref.bin", put);
 }
-GPUTLM_WORKLOAD("blackscholes", "ELF/SDK BS: per-option fp32 expf/logf/sqrtf, grid-stride",
-                gen_blackscholes);
+GPUTLM_WORKLOAD_SIZES("blackscholes", "ELF/SDK BS: per-option fp32 expf/logf/sqrtf, grid-stride",
+                      gen_blackscholes, sizes_with_ilp());
 
 // --- fdtd3d: radius-4 star stencil on a volume padded by 4 ---------------------------------
 void gen_fdtd3d(Size size, const OutDir& out) {

@@ -1,6 +1,6 @@
 // workload-gen NAME SIZE OUTDIR [--workloads-dir DIR]
 // (NAME may name a subfolder: micro/latency reads workloads/micro/latency/latency.ptx.)
-// SIZE is small or medium (every workload) or thesis_a .. thesis_e (only the workloads
+// SIZE is small or medium (every workload), thesis_a .. thesis_e or ilp (only the workloads
 // whose generator registers them; any other workload is an error naming both).
 // Writes NAME's inputs and CPU-reference outputs into OUTDIR and copies the workload's
 // spec_<size>.json (as spec.json), .ptx and .resources.json there, so the spec's relative
@@ -29,7 +29,7 @@ struct SizeName {
 constexpr SizeName kSizeNames[] = {
     {Size::kSmall, "small"},       {Size::kMedium, "medium"},     {Size::kThesisA, "thesis_a"},
     {Size::kThesisB, "thesis_b"}, {Size::kThesisC, "thesis_c"}, {Size::kThesisD, "thesis_d"},
-    {Size::kThesisE, "thesis_e"}};
+    {Size::kThesisE, "thesis_e"}, {Size::kIlp, "ilp"}};
 }  // namespace
 
 const char* size_name(Size size) {
@@ -110,8 +110,8 @@ static int usage(FILE* out) {
   std::fprintf(out,
                "usage: workload-gen NAME SIZE OUTDIR [--workloads-dir DIR]\n"
                "       workload-gen --list\n\n"
-               "SIZE: small or medium; thesis_a .. thesis_e (LAWS thesis Table 2.3 configs A-E)\n"
-               "only for the workloads that list them below.\n\nworkloads:\n");
+               "SIZE: small or medium; thesis_a .. thesis_e (LAWS thesis Table 2.3 configs A-E) and\n"
+               "ilp (004 Table 2's shapes) only for the workloads that list them below.\n\nworkloads:\n");
   for (const auto& [name, g] : generators()) {
     std::fprintf(out, "  %-10s %s\n", name.c_str(), g.summary.c_str());
     if (g.sizes != std::vector<Size>{Size::kSmall, Size::kMedium})

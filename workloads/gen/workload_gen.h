@@ -17,18 +17,20 @@
 
 namespace gputlm::workloads {
 
-// small (tests) and medium (experiments) exist for every workload. thesis_a .. thesis_e
+// small (tests) and medium (experiments) exist for every workload. ilp is seed 004's Table 2
+// shapes (grid, CTA, CTAs per SM on configs/ilp_baseline.json), only for the workloads that
+// stand for Table 2's (GPUTLM_WORKLOAD_SIZES with sizes_with_ilp()). thesis_a .. thesis_e
 // are the LAWS thesis' input configurations A-E (001 Table 2.3), only for the workloads
 // the thesis varies (montecarlo, streamcluster, laplace3d): a generator takes them only
 // when it registers them (GPUTLM_WORKLOAD_SIZES), and workload-gen refuses them for any
 // other workload before writing anything.
-enum class Size { kSmall, kMedium, kThesisA, kThesisB, kThesisC, kThesisD, kThesisE };
+enum class Size { kSmall, kMedium, kThesisA, kThesisB, kThesisC, kThesisD, kThesisE, kIlp };
 
 // The name workload-gen, the specs (spec_<name>.json) and the build folders use.
 const char* size_name(Size size);
 // The Size named `name`; false when no size has that name.
 bool parse_size(const std::string& name, Size* size);
-// "small, medium, thesis_a, ..., thesis_e".
+// "small, medium, thesis_a, ..., thesis_e, ilp".
 std::string all_size_names();
 // 0..4 for thesis_a..thesis_e, -1 for small and medium.
 int thesis_index(Size size);
@@ -37,6 +39,8 @@ inline std::vector<Size> sizes_with_thesis() {
   return {Size::kSmall,   Size::kMedium,  Size::kThesisA, Size::kThesisB,
           Size::kThesisC, Size::kThesisD, Size::kThesisE};
 }
+// small, medium and ilp: the sizes of the workloads that stand for 004 Table 2's.
+inline std::vector<Size> sizes_with_ilp() { return {Size::kSmall, Size::kMedium, Size::kIlp}; }
 
 // Where a generator writes its files.
 class OutDir {

@@ -211,6 +211,9 @@ Plan make_plan(const StudySpec& study, const PlanOptions& opts) {
                         : size.rfind("thesis_", 0) == 0
                             ? ": thesis sizes exist for montecarlo, streamcluster and laplace3d only; generate them "
                               "with cmake --build BUILD --target workloads_thesis"
+                        : size == "ilp"
+                            ? ": the ilp size exists for the workloads of 004 Table 2 only (docs/workloads.md); "
+                              "generate them with cmake --build BUILD --target workloads_ilp"
                             : ": is the workload name right?"));
     return spec;
   };

@@ -182,7 +182,7 @@ std::string StudySpec::class_of(const std::string& workload) const {
 
 const std::vector<std::string>& workload_sizes() {
   static const std::vector<std::string> sizes = {"small",    "medium",   "thesis_a", "thesis_b",
-                                                 "thesis_c", "thesis_d", "thesis_e"};
+                                                 "thesis_c", "thesis_d", "thesis_e", "ilp"};
   return sizes;
 }
 

@@ -177,7 +177,8 @@ inline constexpr const char* kPairsClass = "pairs";
 
 // The input sizes workload-gen writes (workloads/gen/main.cpp): small and medium for every
 // workload; thesis_a .. thesis_e (the LAWS thesis' configs A-E, 001 Table 2.3) only for
-// montecarlo, streamcluster and laplace3d (a study naming them lists those workloads).
+// montecarlo, streamcluster and laplace3d; ilp (004 Table 2's shapes) only for the eleven
+// workloads that stand for Table 2's (a study naming these sizes lists those workloads).
 const std::vector<std::string>& workload_sizes();
 bool is_workload_size(const std::string& size);
 
