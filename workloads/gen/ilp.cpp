@@ -60,32 +60,14 @@ void gen_nqueen_ilp(Size size, const OutDir& out) {
 }
 
 // --- storegpu_ilp: 128-byte chunks, CTAs of 128 (16 KiB of shared memory) -----------------
-uint32_t rotl(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
-
 void gen_storegpu_ilp(Size size, const OutDir& out) {
   const int words = 32, nchunks = by_size(size, 512, 16384, 49152);
   const uint32_t seed = 0x5eed1234u;
   auto data = random_u32(6101, static_cast<std::size_t>(nchunks) * words);
   std::vector<uint32_t> digests(static_cast<std::size_t>(nchunks));
-  for (int c = 0; c < nchunks; ++c) {
-    uint32_t h = seed ^ static_cast<uint32_t>(c);
-    for (int w = 0; w < words; ++w) {
-      uint32_t k = data[static_cast<std::size_t>(c) * words + w];
-      k *= 0xcc9e2d51u;
-      k = rotl(k, 15);
-      k *= 0x1b873593u;
-      h ^= k;
-      h = rotl(h, 13);
-      h = h * 5u + 0xe6546b64u;
-    }
-    h ^= words * 4u;
-    h ^= h >> 16;
-    h *= 0x85ebca6bu;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35u;
-    h ^= h >> 16;
-    digests[static_cast<std::size_t>(c)] = h;
-  }
+  for (int c = 0; c < nchunks; ++c)
+    digests[static_cast<std::size_t>(c)] =
+        storegpu_digest(&data[static_cast<std::size_t>(c) * words], words, seed ^ static_cast<uint32_t>(c));
   out.write("data.bin", data);
   out.write("digests_ref.bin", digests);
 }

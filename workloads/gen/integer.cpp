@@ -47,32 +47,38 @@ void gen_nqueen(Size size, const OutDir& out) {
 GPUTLM_WORKLOAD("nqueen", "branch-heavy, 16 KiB shared per CTA: n-queens", gen_nqueen);
 
 uint32_t rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
+}  // namespace
 
+uint32_t storegpu_digest(const uint32_t* chunk, int words, uint32_t seed) {
+  uint32_t h = seed;
+  for (int w = 0; w < words; ++w) {
+    uint32_t k = chunk[w];
+    k *= 0xcc9e2d51u;
+    k = rotl32(k, 15);
+    k *= 0x1b873593u;
+    h ^= k;
+    h = rotl32(h, 13);
+    h = h * 5u + 0xe6546b64u;
+  }
+  h ^= static_cast<uint32_t>(words) * 4u;
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
+  return h;
+}
+
+namespace {
 void gen_storegpu(Size size, const OutDir& out) {
   const int words_per_chunk = 128;
   int nchunks = size == Size::kSmall ? 256 : 16384;
   const uint32_t seed = 0x5eed1234u;
   auto data = random_u32(1501, static_cast<std::size_t>(nchunks) * words_per_chunk);
   std::vector<uint32_t> digests(static_cast<std::size_t>(nchunks));
-  for (int c = 0; c < nchunks; ++c) {
-    uint32_t h = seed ^ static_cast<uint32_t>(c);
-    for (int w = 0; w < words_per_chunk; ++w) {
-      uint32_t k = data[static_cast<std::size_t>(c) * words_per_chunk + w];
-      k *= 0xcc9e2d51u;
-      k = rotl32(k, 15);
-      k *= 0x1b873593u;
-      h ^= k;
-      h = rotl32(h, 13);
-      h = h * 5u + 0xe6546b64u;
-    }
-    h ^= words_per_chunk * 4u;
-    h ^= h >> 16;
-    h *= 0x85ebca6bu;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35u;
-    h ^= h >> 16;
-    digests[c] = h;
-  }
+  for (int c = 0; c < nchunks; ++c)
+    digests[c] = storegpu_digest(&data[static_cast<std::size_t>(c) * words_per_chunk], words_per_chunk,
+                                 seed ^ static_cast<uint32_t>(c));
   out.write("data.bin", data);
   out.write("digests_ref.bin", digests);
 }

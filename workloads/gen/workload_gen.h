@@ -80,6 +80,10 @@ std::vector<float> random_f32(uint64_t seed, std::size_t n, double lo, double hi
 std::vector<double> random_f64(uint64_t seed, std::size_t n, double lo, double hi);
 std::vector<uint32_t> random_u32(uint64_t seed, std::size_t n);
 
+// storegpu's chunk digest (MurmurHash3-style mixing of `words` words, the kernel's order),
+// shared by storegpu and storegpu_ilp (integer.cpp).
+uint32_t storegpu_digest(const uint32_t* chunk, int words, uint32_t seed);
+
 // A generator's own consistency check failed (e.g. a BFS deeper than the spec's launches).
 struct GenerateError : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -2,8 +2,12 @@
 // of the first three rows from the base-n digits of t and counts the completions with an
 // iterative bitmask backtracking search whose per-level stack lives in shared memory
 // (16 KiB per CTA of 64 threads).
+#ifndef NQ_BLOCK  // a variant may set it first (workloads/*_ilp)
 #define NQ_BLOCK 64
+#endif
+#ifndef NQ_MAXD  // a variant may set it first (workloads/*_ilp)
 #define NQ_MAXD 16
+#endif
 
 __device__ bool place(unsigned all, unsigned col, unsigned& cols, unsigned& ld,
                       unsigned& rd) {

@@ -1,8 +1,12 @@
 // Low TLP, heavy shared memory: storeGPU-like content hashing. A CTA of 64 threads copies
 // its 64 chunks of 512 bytes (32 KiB) into shared memory with coalesced loads, then each
 // thread hashes its own chunk (MurmurHash3-style mixing) out of shared memory.
+#ifndef SG_THREADS  // a variant may set it first (workloads/*_ilp)
 #define SG_THREADS 64
+#endif
+#ifndef SG_WORDS  // a variant may set it first (workloads/*_ilp)
 #define SG_WORDS 128
+#endif
 
 __device__ unsigned rotl32(unsigned x, int r) { return (x << r) | (x >> (32 - r)); }
 
