@@ -26,37 +26,9 @@ T by_size(Size size, T small, T medium, T ilp) {
 }
 
 // --- nqueen_ilp: nqueen's search with CTAs of 96 (15360 B of shared memory) ----------------
-uint32_t nq_completions(uint32_t all, uint32_t cols, uint32_t ld, uint32_t rd) {
-  if (cols == all) return 1;
-  uint32_t count = 0;
-  for (uint32_t av = all & ~(cols | ld | rd); av != 0; av &= av - 1) {
-    uint32_t bit = av & (0u - av);
-    count += nq_completions(all, cols | bit, ((ld | bit) << 1) & all, (rd | bit) >> 1);
-  }
-  return count;
-}
-
 void gen_nqueen_ilp(Size size, const OutDir& out) {
   // ilp: Table 2's input 8 (512 threads with work; the grid's other CTAs return at once).
-  const int n = by_size(size, 9, 13, 8), nprefix = n * n * n;
-  const uint32_t all = (1u << n) - 1;
-  std::vector<uint32_t> counts(static_cast<std::size_t>(nprefix));
-  for (int t = 0; t < nprefix; ++t) {
-    uint32_t cols = 0, ld = 0, rd = 0;
-    bool ok = true;
-    for (int r = 0, digits = t; r < 3 && ok; ++r, digits /= n) {
-      const uint32_t bit = 1u << (digits % n);
-      if ((cols | ld | rd) & bit) {
-        ok = false;
-      } else {
-        cols |= bit;
-        ld = ((ld | bit) << 1) & all;
-        rd = (rd | bit) >> 1;
-      }
-    }
-    counts[static_cast<std::size_t>(t)] = ok ? nq_completions(all, cols, ld, rd) : 0;
-  }
-  out.write("counts_ref.bin", counts);
+  out.write("counts_ref.bin", nqueen_counts(by_size(size, 9, 13, 8)));
 }
 
 // --- storegpu_ilp: 128-byte chunks, CTAs of 128 (16 KiB of shared memory) -----------------

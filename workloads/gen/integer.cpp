@@ -29,25 +29,30 @@ uint32_t count_completions(uint32_t all, uint32_t cols, uint32_t ld, uint32_t rd
 
 void gen_nqueen(Size size, const OutDir& out) {
   int n = size == Size::kSmall ? 10 : 13;
-  int nprefix = n * n * n;
-  uint32_t all = (1u << n) - 1;
-  std::vector<uint32_t> counts(static_cast<std::size_t>(nprefix));
+  const std::vector<uint32_t> counts = nqueen_counts(n);
   uint64_t total = 0;
-  for (int t = 0; t < nprefix; ++t) {
-    uint32_t cols = 0, ld = 0, rd = 0;
-    bool ok = true;
-    for (int r = 0, digits = t; r < 3 && ok; ++r, digits /= n) ok = place(all, digits % n, cols, ld, rd);
-    counts[t] = ok ? count_completions(all, cols, ld, rd) : 0;
-    total += counts[t];
-  }
+  for (uint32_t c : counts) total += c;
   out.write("counts_ref.bin", counts);
-  std::printf("nqueen: n=%d, %d prefixes, %llu solutions\n", n, nprefix,
+  std::printf("nqueen: n=%d, %d prefixes, %llu solutions\n", n, n * n * n,
               static_cast<unsigned long long>(total));
 }
 GPUTLM_WORKLOAD("nqueen", "branch-heavy, 16 KiB shared per CTA: n-queens", gen_nqueen);
 
 uint32_t rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
 }  // namespace
+
+std::vector<uint32_t> nqueen_counts(int n) {
+  const int nprefix = n * n * n;
+  const uint32_t all = (1u << n) - 1;
+  std::vector<uint32_t> counts(static_cast<std::size_t>(nprefix));
+  for (int t = 0; t < nprefix; ++t) {
+    uint32_t cols = 0, ld = 0, rd = 0;
+    bool ok = true;
+    for (int r = 0, digits = t; r < 3 && ok; ++r, digits /= n) ok = place(all, digits % n, cols, ld, rd);
+    counts[static_cast<std::size_t>(t)] = ok ? count_completions(all, cols, ld, rd) : 0;
+  }
+  return counts;
+}
 
 uint32_t storegpu_digest(const uint32_t* chunk, int words, uint32_t seed) {
   uint32_t h = seed;

@@ -80,6 +80,10 @@ std::vector<float> random_f32(uint64_t seed, std::size_t n, double lo, double hi
 std::vector<double> random_f64(uint64_t seed, std::size_t n, double lo, double hi);
 std::vector<uint32_t> random_u32(uint64_t seed, std::size_t n);
 
+// nqueen's reference: the completions counted from each of the n^3 three-row prefixes
+// (thread t's), shared by nqueen and nqueen_ilp (integer.cpp).
+std::vector<uint32_t> nqueen_counts(int n);
+
 // storegpu's chunk digest (MurmurHash3-style mixing of `words` words, the kernel's order),
 // shared by storegpu and storegpu_ilp (integer.cpp).
 uint32_t storegpu_digest(const uint32_t* chunk, int words, uint32_t seed);
