@@ -47,14 +47,7 @@ void gen_storegpu_ilp(Size size, const OutDir& out) {
 // --- scan_ilp: inclusive prefix sum, CTAs of 128 ------------------------------------------
 void gen_scan_ilp(Size size, const OutDir& out) {
   // At most 256 CTAs of 128: the CTA totals are scanned by one CTA of <= 256 threads.
-  const std::size_t n = by_size<std::size_t>(size, 8192, 32768, 32768);
-  auto in = random_u32(6201, n);
-  for (auto& v : in) v &= 0xffffu;
-  std::vector<uint32_t> res(n);
-  uint32_t acc = 0;
-  for (std::size_t i = 0; i < n; ++i) res[i] = acc += in[i];
-  out.write("in.bin", in);
-  out.write("out_ref.bin", res);
+  write_scan_input(out, 6201, by_size<std::size_t>(size, 8192, 32768, 32768));
 }
 
 // --- ray: primary and shadow rays against spheres -----------------------------------------

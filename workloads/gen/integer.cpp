@@ -54,6 +54,16 @@ std::vector<uint32_t> nqueen_counts(int n) {
   return counts;
 }
 
+void write_scan_input(const OutDir& out, uint64_t seed, std::size_t n) {
+  auto in = random_u32(seed, n);
+  for (auto& v : in) v &= 0xffffu;
+  std::vector<uint32_t> res(n);
+  uint32_t acc = 0;
+  for (std::size_t i = 0; i < n; ++i) res[i] = acc += in[i];
+  out.write("in.bin", in);
+  out.write("out_ref.bin", res);
+}
+
 uint32_t storegpu_digest(const uint32_t* chunk, int words, uint32_t seed) {
   uint32_t h = seed;
   for (int w = 0; w < words; ++w) {
@@ -147,16 +157,7 @@ void gen_atomics(Size size, const OutDir& out) {
 GPUTLM_WORKLOAD("atomics", "atomics: one-word CAS loop, one word, per-warp words, histogram bins, uncontended",
                 gen_atomics);
 
-void gen_scan(Size size, const OutDir& out) {
-  std::size_t n = size == Size::kSmall ? 8192 : 65536;
-  auto in = random_u32(1801, n);
-  for (auto& v : in) v &= 0xffffu;
-  std::vector<uint32_t> res(n);
-  uint32_t acc = 0;
-  for (std::size_t i = 0; i < n; ++i) res[i] = acc += in[i];
-  out.write("in.bin", in);
-  out.write("out_ref.bin", res);
-}
+void gen_scan(Size size, const OutDir& out) { write_scan_input(out, 1801, size == Size::kSmall ? 8192 : 65536); }
 GPUTLM_WORKLOAD("scan", "barriers: multi-CTA inclusive prefix sum (3 launches)", gen_scan);
 
 // Needleman-Wunsch: the (n+1)^2 score matrix of two random sequences over a 4-letter

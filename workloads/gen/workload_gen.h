@@ -84,6 +84,10 @@ std::vector<uint32_t> random_u32(uint64_t seed, std::size_t n);
 // (thread t's), shared by nqueen and nqueen_ilp (integer.cpp).
 std::vector<uint32_t> nqueen_counts(int n);
 
+// scan's input (n random 16-bit values from `seed`, in.bin) and inclusive prefix sum
+// (out_ref.bin), shared by scan and scan_ilp (integer.cpp).
+void write_scan_input(const OutDir& out, uint64_t seed, std::size_t n);
+
 // storegpu's chunk digest (MurmurHash3-style mixing of `words` words, the kernel's order),
 // shared by storegpu and storegpu_ilp (integer.cpp).
 uint32_t storegpu_digest(const uint32_t* chunk, int words, uint32_t seed);
