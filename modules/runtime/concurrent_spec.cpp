@@ -15,14 +15,6 @@ namespace {
 
 constexpr uint64_t kMaxStream = 1023;  // as a launch spec's "stream"
 
-std::string read_spec_text(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw SpecError(path, "", "cannot open the spec file");
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 // A non-negative integer in [lo, hi] at `key` (an integral real such as 2.0 counts).
 uint32_t small_uint(const ConcurrentSpec& spec, const json& j, const std::string& key, uint64_t lo, uint64_t hi) {
   uint64_t v = 0;

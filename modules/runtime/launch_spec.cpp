@@ -352,12 +352,14 @@ LaunchSpec parse_launch_spec_text(const std::string& text, const std::string& pa
   return Parser(path, dir).parse(root);
 }
 
-LaunchSpec parse_launch_spec(const std::string& path) {
+std::string read_spec_text(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw SpecError(path, "", "cannot open the spec file");
   std::ostringstream ss;
   ss << f.rdbuf();
-  return parse_launch_spec_text(ss.str(), path);
+  return ss.str();
 }
+
+LaunchSpec parse_launch_spec(const std::string& path) { return parse_launch_spec_text(read_spec_text(path), path); }
 
 }  // namespace gputlm::runtime

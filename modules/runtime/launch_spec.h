@@ -90,6 +90,8 @@ struct LaunchSpec {
 };
 
 LaunchSpec parse_launch_spec(const std::string& path);
+// The spec file's text; a file that cannot be opened is a SpecError naming it.
+std::string read_spec_text(const std::string& path);
 // Parses spec text; `path` names it in errors and decides where relative paths resolve.
 LaunchSpec parse_launch_spec_text(const std::string& text, const std::string& path);
 
