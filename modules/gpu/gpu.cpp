@@ -166,6 +166,10 @@ void Gpu::kernel_completed(const KernelRecord& r) {
   stats_.end_epoch();
   run.done = true;
   if (cta_scheduler_->running().empty()) watchdog_->disarm();
+  if (stop_ && !stopped_ && stop_()) {
+    stopped_ = true;
+    sc_core::sc_pause();
+  }
 }
 
 void Gpu::watchdog_fired(uint64_t cycle, uint64_t stalled_since) {
@@ -216,6 +220,11 @@ void Gpu::simulate_until(uint64_t until) {
         throw SimulationError(std::string(e.get_msg()) + " (at core cycle " + std::to_string(core_.now()) + ")");
       }
     }
+    if (stopped_) {  // paused by run()'s stop condition: simulated up to now only
+      simulated_to_ = std::max(simulated_to_, core_.now());
+      if (!observers_.empty()) notify_observers();
+      return;
+    }
     // Every event before `end` has been processed; starved, nothing will ever happen again.
     const bool starved = !sc_core::sc_pending_activity();
     simulated_to_ = starved ? std::max(simulated_to_, core_.now() + 1) : piece;
@@ -224,7 +233,13 @@ void Gpu::simulate_until(uint64_t until) {
   }
 }
 
-void Gpu::run() {
+void Gpu::run(std::function<bool()> stop) {
+  stop_ = std::move(stop);
+  stopped_ = false;
+  struct Reset {  // run()'s stop condition lives for this run only, even when it throws
+    Gpu& g;
+    ~Reset() { g.stop_ = nullptr; g.stopped_ = false; }
+  } reset{*this};
   uint64_t next_report = core_.now() + progress_period_;
   notify_observers();
   while (!cta_scheduler_->idle()) {
@@ -236,7 +251,7 @@ void Gpu::run() {
     if (cfg_.max_cycles) until = std::min(until, cfg_.max_cycles);
     simulate_until(until);
     if (deadlock_) throw DeadlockError(*deadlock_);
-    if (cta_scheduler_->idle()) break;
+    if (stopped_ || cta_scheduler_->idle()) break;
     if (!sc_core::sc_pending_activity())
       throw DeadlockError("deadlock: the simulation has no pending activity but kernels are unfinished\n" +
                           state_dump());

@@ -95,9 +95,12 @@ class Gpu : public sc_core::sc_module, private CtaSchedulerListener {
   // Queues a launch; returns its kernel id (launch order). The module must outlive the run.
   uint32_t launch(const isa::LoadedModule& module, const isa::LaunchParams& params, const LaunchOptions& options);
 
-  // Runs until every launched kernel has completed. Throws DeadlockError (watchdog or
-  // starvation, with the state dump) or SimulationError.
-  void run();
+  // Runs until every launched kernel has completed, or until `stop` (asked whenever a
+  // kernel completes) says so: the simulation then pauses at the end of that delta cycle,
+  // and launches queued before the next run() join the kernels still running (a host that
+  // relaunches as soon as a stream drains). Throws DeadlockError (watchdog or starvation,
+  // with the state dump) or SimulationError.
+  void run(std::function<bool()> stop = {});
   // Called about every `period` core cycles during run() (progress bars).
   void set_progress_callback(std::function<void(uint64_t cycle)> cb, uint64_t period = 100000);
   // run() stops at the observer's cycles and lets it look (not owned; outlives the runs).
@@ -159,6 +162,8 @@ class Gpu : public sc_core::sc_module, private CtaSchedulerListener {
   uint64_t progress_period_ = 100000;
   std::vector<RunObserverIF*> observers_;
   uint64_t simulated_to_ = 0;
+  std::function<bool()> stop_;  // run()'s stop condition
+  bool stopped_ = false;        // it held at a kernel completion: sc_pause() was called
 };
 
 }  // namespace gputlm::gpu

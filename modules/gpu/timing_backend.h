@@ -28,6 +28,9 @@ class TimingBackend : public runtime::ExecutionBackend {
   void launch(const runtime::LaunchRequest& request) override;
   // Simulates every queued launch to completion (DeadlockError / SimulationError on failure).
   std::vector<runtime::LaunchResult> synchronize() override;
+  // Simulates until the stream (or any stream with launches pending) drains; the GPU
+  // pauses at that kernel completion and the others run on at the next call.
+  std::vector<runtime::LaunchResult> synchronize_stream(std::optional<uint32_t> stream) override;
 
   Gpu& gpu() { return *gpu_; }
   // The timing results of every launch so far, in launch order.
@@ -36,6 +39,10 @@ class TimingBackend : public runtime::ExecutionBackend {
  private:
   std::unique_ptr<Gpu> gpu_;
   isa::ExecOptions exec_;
+  runtime::LaunchResult result(uint32_t id, const runtime::LaunchRequest& req) const;
+  // Moves the completed pending launches' results out, in submission order.
+  std::vector<runtime::LaunchResult> take_completed();
+
   std::vector<std::pair<uint32_t, runtime::LaunchRequest>> pending_;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -27,6 +28,37 @@ uint32_t small_uint(const ConcurrentSpec& spec, const json& j, const std::string
   if (v < lo || v > hi)
     throw spec.error(key, std::to_string(v) + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return static_cast<uint32_t>(v);
+}
+
+// The loops of 004 §V's pairs: whenever a stream drains, its component has finished the
+// runs issued so far; a looping component whose peers are short of their repeats runs
+// again (`relaunch(k)`). Done when no component loops or every one has its repeats.
+void run_loops(const ConcurrentSpec& spec, Runtime& rt, const std::function<void(std::size_t)>& relaunch) {
+  const std::size_t n = spec.components.size();
+  if (std::none_of(spec.components.begin(), spec.components.end(), [](const auto& c) { return c.loop; })) return;
+  std::vector<uint32_t> issued(n), finished(n, 0);
+  for (std::size_t k = 0; k < n; ++k) issued[k] = spec.components[k].repeat;
+  auto short_of_repeats = [&](std::size_t k) {
+    for (std::size_t j = 0; j < n; ++j)
+      if (j != k && finished[j] < spec.components[j].repeat) return true;
+    return false;
+  };
+  while (true) {
+    const std::vector<uint32_t> drained = rt.synchronize_any_stream();
+    if (drained.empty()) return;
+    for (std::size_t k = 0; k < n; ++k)
+      if (std::binary_search(drained.begin(), drained.end(), spec.components[k].stream)) finished[k] = issued[k];
+    for (std::size_t k = 0; k < n; ++k) {
+      const ConcurrentComponent& c = spec.components[k];
+      if (!c.loop || finished[k] != issued[k] || !short_of_repeats(k)) continue;
+      if (issued[k] >= kMaxSpecRepeat)
+        throw spec.error(c.key_path + ".loop", "the component has run " + std::to_string(issued[k]) +
+                                                   " times and another is still short of its repeats (at most " +
+                                                   std::to_string(kMaxSpecRepeat) + " runs)");
+      relaunch(k);
+      ++issued[k];
+    }
+  }
 }
 
 }  // namespace
@@ -55,8 +87,8 @@ ConcurrentSpec parse_concurrent_spec_text(const std::string& text, const std::st
     const json& c = list[i];
     if (!c.is_object()) throw spec.error(key, "expected an object {\"spec\", \"stream\", \"repeat\"?}");
     for (auto it = c.begin(); it != c.end(); ++it)
-      if (it.key() != "spec" && it.key() != "stream" && it.key() != "repeat")
-        throw spec.error(key + "." + it.key(), "unknown key (allowed here: spec, stream, repeat)");
+      if (it.key() != "spec" && it.key() != "stream" && it.key() != "repeat" && it.key() != "loop")
+        throw spec.error(key + "." + it.key(), "unknown key (allowed here: spec, stream, repeat, loop)");
     ConcurrentComponent comp;
     comp.key_path = key;
     if (!c.contains("spec") || !c["spec"].is_string())
@@ -68,6 +100,10 @@ ConcurrentSpec parse_concurrent_spec_text(const std::string& text, const std::st
         throw spec.error(key + ".stream", "stream " + std::to_string(comp.stream) + " is " + o.key_path +
                                               "'s too (each component needs a stream of its own)");
     if (c.contains("repeat")) comp.repeat = small_uint(spec, c["repeat"], key + ".repeat", 1, kMaxSpecRepeat);
+    if (c.contains("loop")) {
+      if (!c["loop"].is_boolean()) throw spec.error(key + ".loop", "expected true or false, got " + c["loop"].dump());
+      comp.loop = c["loop"].get<bool>();
+    }
     const std::string rel = c["spec"].get<std::string>();
     const fs::path p(rel);
     const std::string file = (p.is_absolute() ? p : fs::path(spec.dir) / p).lexically_normal().string();
@@ -99,7 +135,7 @@ SpecReport run_concurrent_spec(const ConcurrentSpec& spec, Runtime& rt) {
   report.backend = rt.backend().name();
   struct Prepared {
     ModuleId module = 0;
-    std::vector<std::map<std::string, DevicePtr>> buffers;  // per repeat
+    std::vector<std::map<std::string, DevicePtr>> buffers;  // per run
   };
   std::vector<Prepared> prepared;
   // Everything is allocated and initialised before the first launch: a copy to the device
@@ -115,10 +151,15 @@ SpecReport run_concurrent_spec(const ConcurrentSpec& spec, Runtime& rt) {
     }
     prepared.push_back(std::move(p));
   }
-  auto prefix = [](std::size_t k, uint32_t r) { return "c" + std::to_string(k) + ".r" + std::to_string(r) + "."; };
-  for (std::size_t k = 0; k < spec.components.size(); ++k)
-    for (uint32_t r = 0; r < spec.components[k].repeat; ++r)
-      for (const auto& [name, ptr] : prepared[k].buffers[r]) report.buffers[prefix(k, r) + name] = ptr;
+  auto prefix = [](std::size_t k, std::size_t r) { return "c" + std::to_string(k) + ".r" + std::to_string(r) + "."; };
+  auto issue = [&](std::size_t k, std::size_t r) {
+    const ConcurrentComponent& c = spec.components[k];
+    try {
+      issue_spec_launches(c.spec, rt, prepared[k].module, prepared[k].buffers[r], {c.stream, prefix(k, r)});
+    } catch (const SpecError& e) {
+      throw spec.error(c.key_path + ".spec", e.what());
+    }
+  };
 
   // Round r issues every component's r-th repetition, so no component's launches are all
   // older than another's (the CTA scheduler may prefer older kernels).
@@ -126,21 +167,26 @@ SpecReport run_concurrent_spec(const ConcurrentSpec& spec, Runtime& rt) {
   uint32_t rounds = 0;
   for (const ConcurrentComponent& c : spec.components) rounds = std::max(rounds, c.repeat);
   for (uint32_t r = 0; r < rounds; ++r)
-    for (std::size_t k = 0; k < spec.components.size(); ++k) {
-      const ConcurrentComponent& c = spec.components[k];
-      if (r >= c.repeat) continue;
-      try {
-        issue_spec_launches(c.spec, rt, prepared[k].module, prepared[k].buffers[r], {c.stream, prefix(k, r)});
-      } catch (const SpecError& e) {
-        throw spec.error(c.key_path + ".spec", e.what());
-      }
+    for (std::size_t k = 0; k < spec.components.size(); ++k)
+      if (r < spec.components[k].repeat) issue(k, r);
+  run_loops(spec, rt, [&](std::size_t k) {
+    const ConcurrentComponent& c = spec.components[k];
+    try {
+      prepared[k].buffers.push_back(allocate_spec_buffers(c.spec, rt, c.stream));
+    } catch (const SpecError& e) {
+      throw spec.error(c.key_path + ".spec", e.what());
     }
+    issue(k, prepared[k].buffers.size() - 1);
+  });
   rt.synchronize();
   report.launches.assign(rt.results().begin() + static_cast<std::ptrdiff_t>(first_result), rt.results().end());
+  for (std::size_t k = 0; k < spec.components.size(); ++k)
+    for (std::size_t r = 0; r < prepared[k].buffers.size(); ++r)
+      for (const auto& [name, ptr] : prepared[k].buffers[r]) report.buffers[prefix(k, r) + name] = ptr;
   // A component's output files are its own runs' (its spec's folder): two jobs running the
   // same workload alone and in a pair must not write them at once.
   for (std::size_t k = 0; k < spec.components.size(); ++k)
-    for (uint32_t r = 0; r < spec.components[k].repeat; ++r) {
+    for (std::size_t r = 0; r < prepared[k].buffers.size(); ++r) {
       std::vector<OutputReport> o =
           check_spec_outputs(spec.components[k].spec, rt, prepared[k].buffers[r], prefix(k, r), false);
       report.outputs.insert(report.outputs.end(), o.begin(), o.end());

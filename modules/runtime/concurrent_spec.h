@@ -24,6 +24,10 @@ struct ConcurrentComponent {
   LaunchSpec spec;       // a plain launch spec (composites do not nest)
   uint32_t stream = 0;   // every launch of the component runs on it; distinct per component
   uint32_t repeat = 1;   // the component's launch sequence runs this many times, one after the other
+  // After its repeats, the component runs again (each run on fresh buffers) while another
+  // component has not finished its repeats: 004 §V's pairs "loop until the longer kernel
+  // finishes one run". At most kMaxSpecRepeat runs in all.
+  bool loop = false;
   std::string key_path;  // "concurrent[1]"
 };
 
@@ -48,7 +52,9 @@ bool is_concurrent_spec_text(const std::string& text);
 // Runs every component concurrently: each component's module is loaded once, its buffers
 // are allocated once per repeat (so every repeat starts from the spec's inputs, whatever
 // its kernels write), all launches are issued (round by round of repeats) and synchronised
-// once, and every repeat's outputs are checked. Reports name a component's launches
+// once, and every repeat's outputs are checked. A looping component is relaunched, on new
+// buffers initialised on its own stream, each time its stream drains while another
+// component is short of its repeats. Reports name a component's launches
 // "c<k>.r<i>.<launch>" and its outputs "c<k>.r<i>.<buffer>"; output files are not written.
 SpecReport run_concurrent_spec(const ConcurrentSpec& spec, Runtime& rt);
 

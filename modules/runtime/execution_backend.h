@@ -53,6 +53,15 @@ class ExecutionBackend {
   // Completes every submitted launch and returns their results in submission order
   // (each launch is returned once).
   virtual std::vector<LaunchResult> synchronize() = 0;
+  // Runs until `stream`'s submitted launches have all completed, or, with no stream, until
+  // some stream that has launches pending has none left; returns the launches completed
+  // since the last call, in submission order (each once). The others stay pending and run
+  // on at the next call, together with launches submitted in between. A backend that runs
+  // launches one at a time (the functional one) may complete them all.
+  virtual std::vector<LaunchResult> synchronize_stream(std::optional<uint32_t> stream) {
+    (void)stream;
+    return synchronize();
+  }
 };
 
 }  // namespace gputlm::runtime

@@ -138,11 +138,42 @@ std::size_t Runtime::launch(ModuleId id, const std::string& kernel, Dim3 grid, D
   req.stream = overrides.stream;
   req.label = overrides.label.empty() ? "launch " + std::to_string(launches_) : overrides.label;
   backend_->launch(req);
+  ++pending_per_stream_[req.stream];
   return launches_++;
 }
 
+void Runtime::take_results(std::vector<LaunchResult> done) {
+  for (LaunchResult& r : done) {
+    auto it = pending_per_stream_.find(r.stream);
+    if (it != pending_per_stream_.end() && --it->second == 0) pending_per_stream_.erase(it);
+    results_.push_back(std::move(r));
+  }
+}
+
 void Runtime::synchronize() {
-  for (auto& r : backend_->synchronize()) results_.push_back(std::move(r));
+  take_results(backend_->synchronize());
+}
+
+void Runtime::synchronize_stream(uint32_t stream) {
+  if (pending_per_stream_.count(stream)) take_results(backend_->synchronize_stream(stream));
+}
+
+std::vector<uint32_t> Runtime::synchronize_any_stream() {
+  std::vector<uint32_t> before;
+  for (const auto& [stream, n] : pending_per_stream_) before.push_back(stream);
+  if (before.empty()) return {};
+  take_results(backend_->synchronize_stream(std::nullopt));
+  std::vector<uint32_t> drained;
+  for (uint32_t s : before)
+    if (!pending_per_stream_.count(s)) drained.push_back(s);
+  return drained;
+}
+
+void Runtime::memcpy_to_device_on_stream(DevicePtr dst, const void* src, uint64_t bytes, uint32_t stream) {
+  if (bytes == 0) return;
+  synchronize_stream(stream);
+  check_range(dst.addr, bytes, "memcpy_to_device");
+  memory_->store.write(dst.addr, src, bytes);
 }
 
 }  // namespace gputlm::runtime

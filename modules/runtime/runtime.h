@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -83,6 +84,16 @@ class Runtime {
                      const LaunchOverrides& overrides = {});
   // Completes every launch; their results are then in results().
   void synchronize();
+  // Completes every launch on `stream` (cudaStreamSynchronize); on the timing backend the
+  // other streams' launches run on up to that moment and go on at the next call.
+  void synchronize_stream(uint32_t stream);
+  // Runs until some stream with launches pending has none left; returns the streams that
+  // have drained (ascending; empty when none had launches pending).
+  std::vector<uint32_t> synchronize_any_stream();
+  // A copy ordered after `stream`'s launches only (cudaMemcpyAsync on the stream, then
+  // waited for): the other streams keep running. The caller's promise, as in CUDA: no
+  // launch on another stream uses `dst`.
+  void memcpy_to_device_on_stream(DevicePtr dst, const void* src, uint64_t bytes, uint32_t stream);
   const std::vector<LaunchResult>& results() const { return results_; }
 
   isa::DeviceMemory& memory() { return *memory_; }
@@ -98,8 +109,11 @@ class Runtime {
     isa::ResourceTable resources;
   };
   std::vector<Loaded> modules_;
+  void take_results(std::vector<LaunchResult> done);
+
   std::vector<LaunchResult> results_;
   std::size_t launches_ = 0;
+  std::map<uint32_t, uint64_t> pending_per_stream_;  // launches submitted and not returned
 };
 
 }  // namespace gputlm::runtime

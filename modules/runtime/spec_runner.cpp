@@ -38,12 +38,14 @@ ModuleId load_spec_module(const LaunchSpec& spec, Runtime& rt) {
   }
 }
 
-std::map<std::string, DevicePtr> allocate_spec_buffers(const LaunchSpec& spec, Runtime& rt) {
+std::map<std::string, DevicePtr> allocate_spec_buffers(const LaunchSpec& spec, Runtime& rt,
+                                                       std::optional<uint32_t> stream) {
   std::map<std::string, DevicePtr> device;
   for (const BufferSpec& b : spec.buffers) {
     std::vector<uint8_t> bytes = initial_bytes(spec, b);
     DevicePtr p = rt.malloc(bytes.size());
-    rt.memcpy_to_device(p, bytes.data(), bytes.size());
+    if (stream) rt.memcpy_to_device_on_stream(p, bytes.data(), bytes.size(), *stream);
+    else rt.memcpy_to_device(p, bytes.data(), bytes.size());
     device[b.name] = p;
   }
   return device;

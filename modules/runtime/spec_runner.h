@@ -42,8 +42,10 @@ SpecReport run_launch_spec(const LaunchSpec& spec, Runtime& rt);
 
 // The steps of run_launch_spec, also used by run_concurrent_spec (concurrent_spec.h).
 ModuleId load_spec_module(const LaunchSpec& spec, Runtime& rt);
-// Allocates and initialises every buffer of the spec: name -> device address.
-std::map<std::string, DevicePtr> allocate_spec_buffers(const LaunchSpec& spec, Runtime& rt);
+// Allocates and initialises every buffer of the spec: name -> device address. With a
+// stream, the copies wait only for that stream's launches (memcpy_to_device_on_stream).
+std::map<std::string, DevicePtr> allocate_spec_buffers(const LaunchSpec& spec, Runtime& rt,
+                                                       std::optional<uint32_t> stream = std::nullopt);
 void init_spec_symbols(const LaunchSpec& spec, Runtime& rt, ModuleId m);
 // Where a spec's launches go: a stream that replaces each launch's own, and a prefix of
 // their labels ("c1.r0." for a component of a concurrent spec).

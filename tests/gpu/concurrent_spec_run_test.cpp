@@ -115,3 +115,41 @@ TEST_CASE("a one-stream run has no streams statistics", "[gpu][concurrent]") {
   REQUIRE(r.exit_code == 0);
   CHECK_FALSE(read_json(stats).contains("streams"));
 }
+
+// 004 §V's loops: sgemm (short) runs again each time its stream drains while nqueen (long)
+// has not finished its run; nqueen does not loop. Every run verified on its own buffers.
+TEST_CASE("concurrent spec loop relaunches the short component until the long one has finished", "[gpu][concurrent]") {
+  const fs::path dir = fs::path(GPUTLM_GPU_TEST_TMP) / "concurrent_loop";
+  fs::create_directories(dir);
+  const nlohmann::json pair = {{"concurrent", {{{"spec", spec("nqueen")}, {"stream", 0}},
+                                               {{"spec", spec("sgemm")}, {"stream", 1}, {"loop", true}}}}};
+  std::ofstream(dir / "pair.json") << pair.dump(1);
+  const std::string stats = (dir / "stats.json").string();
+  const CliResult r = run_cli("run " + (dir / "pair.json").string() + " --config " + std::string(GPUTLM_SOURCE_DIR) +
+                              "/configs/fermi_gtx480.json --quiet --stats " + stats);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json j = read_json(stats);
+  CHECK(j["ok"] == true);
+  std::vector<nlohmann::json> nq, sg;
+  for (const auto& l : j["launches"]) (l["stream"] == 0 ? nq : sg).push_back(l);
+  REQUIRE(nq.size() == 1);
+  REQUIRE(sg.size() >= 3);  // nqueen small runs ~10x as long as sgemm small
+  const uint64_t nq_end = nq[0]["end_cycle"].get<uint64_t>();
+  for (std::size_t i = 0; i < sg.size(); ++i) {
+    INFO("sgemm run " << i << ": " << sg[i]["start_cycle"] << ".." << sg[i]["end_cycle"] << ", nqueen ends " << nq_end);
+    CHECK(sg[i]["label"] == "c1.r" + std::to_string(i) + ".launch");
+    if (i > 0) CHECK(sg[i]["start_cycle"].get<uint64_t>() > sg[i - 1]["end_cycle"].get<uint64_t>());
+    // Each run was launched while nqueen still ran; only the last ends after it.
+    CHECK(sg[i]["start_cycle"].get<uint64_t>() < nq_end);
+    if (i + 1 < sg.size()) CHECK(sg[i]["end_cycle"].get<uint64_t>() < nq_end);
+  }
+  CHECK(sg.back()["end_cycle"].get<uint64_t>() >= nq_end);
+  // Every run's output checked: nqueen's counts once, sgemm's C once per run.
+  REQUIRE(j["outputs"].size() == 1 + sg.size());
+  for (const auto& o : j["outputs"]) {
+    CHECK(o["checked"] == true);
+    CHECK(o["ok"] == true);
+  }
+  CHECK(j["streams"][1]["launches"] == sg.size());
+}

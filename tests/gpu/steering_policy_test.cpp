@@ -191,9 +191,11 @@ TEST_CASE("cta_scheduler checks the steering parameters against its SMs at the f
 }
 
 namespace {
-std::unique_ptr<gpu::SteeringPolicyIF> ilp_tlp(const std::string& when_busy = "wait") {
+std::unique_ptr<gpu::SteeringPolicyIF> ilp_tlp(const std::string& when_busy = "wait",
+                                                const std::string& when_alone = "kind") {
   gpu::SteeringConfig c;
   c.ilp_tlp.when_busy = when_busy;
+  c.ilp_tlp.when_alone = when_alone;
   return gpu::make_steering_policy("ilp_tlp", c);
 }
 // GPU-H in miniature: SMs 0-2 TLP, 3-4 ILP; `fit` CTAs of the kernel fit on each SM.
@@ -230,10 +232,64 @@ TEST_CASE("steering_policy ilp_tlp keeps concurrent kernels on disjoint sets (wa
   CHECK(ilp_tlp("share")->choose(k, 1000, gpu_h(1, {{3, 4}})) == Set{3, 4});
 }
 
+TEST_CASE("steering_policy ilp_tlp when_alone spill gives a kernel alone every SM only when its kind is too small",
+          "[gpu][steering]") {
+  const sm::KernelInstance k = named_kernel(0, "k", 1024);  // 32 warps per CTA: rule 1 never applies
+  auto spill = ilp_tlp("wait", "spill");
+  // 200 CTAs of 1024 threads: TLP; its 3 SMs hold 3 x 2 = 6 at once -> alone it takes all 5.
+  CHECK(spill->choose(k, 200, gpu_h(2)) == Set{0, 1, 2, 3, 4});
+  CHECK(ilp_tlp("wait", "kind")->choose(k, 200, gpu_h(2)) == Set{0, 1, 2});
+  // 6 CTAs = 6144 threads: ILP, whose 2 SMs hold 2 x 2 = 4 at once < 6 -> all 5.
+  CHECK(spill->choose(k, 6, gpu_h(2)) == Set{0, 1, 2, 3, 4});
+  // 4 CTAs: ILP (4096 threads), and its 2 SMs hold all 4 at once: it keeps to its kind.
+  CHECK(spill->choose(k, 4, gpu_h(2)) == Set{3, 4});
+  // Not alone: another kernel runs (on any SMs) or one of another stream waits to be placed.
+  CHECK(spill->choose(k, 200, gpu_h(2, {{3}})) == Set{0, 1, 2});
+  gpu::SteeringContext waiting = gpu_h(2);
+  waiting.waiting_kernels = 1;
+  CHECK(spill->choose(k, 200, waiting) == Set{0, 1, 2});
+}
+
+namespace {
+// 5 SMs, TLP at 0, 2, 4; "big" kernels: 256-thread CTAs, 6 fit per SM (48 warps), 200 CTAs =
+// 51200 threads -> TLP, whose SMs hold 18 at once < 200.
+gpu::CtaSchedulerConfig spill_config() {
+  gpu::CtaSchedulerConfig cfg;
+  cfg.steering = "ilp_tlp";
+  cfg.ilp_tlp.when_alone = "spill";
+  return cfg;
+}
+const std::vector<std::string> kSpillKinds = {"tlp", "ilp", "tlp", "ilp", "tlp"};
+}  // namespace
+
+TEST_CASE("cta_scheduler with ilp_tlp when_alone spill: a big kernel alone fills both kinds",
+          "[gpu][cta_scheduler][steering]") {
+  FakeGpu b(5, FakeSmLimits{}, [](uint32_t, uint64_t) { return 60; }, spill_config(), kSpillKinds);
+  sm::KernelInstance k0 = named_kernel(0, "big", 256), k1 = named_kernel(1, "big2", 256);
+  b.sched->submit(k0, 200, {0, {}});
+  b.sched->submit(k1, 200, {0, {}});  // its own stream's next launch is not another kernel waiting
+  sc_core::sc_start();
+  CHECK(b.sms_of(0) == Set{0, 1, 2, 3, 4});
+  CHECK(b.sms_of(1) == Set{0, 1, 2, 3, 4});
+}
+
+TEST_CASE("cta_scheduler with ilp_tlp when_alone spill: a kernel of another stream waiting keeps both to their kinds",
+          "[gpu][cta_scheduler][steering]") {
+  FakeGpu b(5, FakeSmLimits{}, [](uint32_t, uint64_t) { return 60; }, spill_config(), kSpillKinds);
+  sm::KernelInstance k0 = named_kernel(0, "big", 256), k1 = named_kernel(1, "small", 1024);
+  b.sched->submit(k0, 200, {0, {}});
+  b.sched->submit(k1, 8, {1, {}});
+  sc_core::sc_start();
+  CHECK(b.sms_of(0) == Set{0, 2, 4});
+  CHECK(b.sms_of(1) == Set{1, 3});
+  CHECK(b.sched->record(1).first_cta_cycle < b.sched->record(0).end_cycle);
+}
+
 TEST_CASE("steering_policy ilp_tlp rejects missing kinds and bad parameters naming the key", "[gpu][steering]") {
   CHECK_THROWS_WITH(ilp_tlp()->check(context(4)), Catch::Contains("cta_scheduler.ilp_tlp.ilp_kind"));
   CHECK_THROWS_WITH(ilp_tlp()->check(context(2, {}, {"ilp", "big"})), Catch::Contains("cta_scheduler.ilp_tlp.tlp_kind"));
   CHECK_THROWS_WITH(ilp_tlp("queue"), Catch::Contains("cta_scheduler.ilp_tlp.when_busy"));
+  CHECK_THROWS_WITH(ilp_tlp("wait", "all"), Catch::Contains("cta_scheduler.ilp_tlp.when_alone"));
   gpu::SteeringConfig c;
   c.ilp_tlp.tlp_kind = "ilp";
   CHECK_THROWS_WITH(gpu::make_steering_policy("ilp_tlp", c), Catch::Contains("cta_scheduler.ilp_tlp.tlp_kind"));

@@ -106,6 +106,21 @@ TEST_CASE("study pairs: a pair is a cell per variant whose job runs a concurrent
   for (const auto& m : read_json_file(job_dir(plan.results_dir, job.id) + "/job.json")["metrics"])
     CHECK_FALSE(m.dump().find("weighted_speedup") != std::string::npos);
 
+  CHECK_FALSE(spec["concurrent"][0].contains("loop"));  // no loops asked: the key is absent
+
+  // Loops: "pair_loop" for every pair, a pair's own "loop" over it; part of the job's id.
+  nlohmann::json looped = j;
+  looped["pair_loop"] = true;
+  const Plan lp = make_plan(read_study(write_study(dir, looped)), options(dir, exe));
+  const Job& ljob = lp.job(cell(lp, "vecadd+scan", "gto").job_id);
+  CHECK(ljob.id != job.id);
+  write_job_file(lp, ljob, read_study(write_study(dir, looped)));
+  const nlohmann::json lspec = read_json_file(ljob.spec);
+  CHECK(lspec["concurrent"][0]["loop"] == true);
+  CHECK(lspec["concurrent"][1]["loop"] == true);
+  looped["pairs"][0]["loop"] = false;
+  CHECK_FALSE(read_study(write_study(dir, looped)).pairs[0].loop);
+
   // The repeat counts are part of what the job runs, hence of its id.
   j["pairs"] = pair_object({"vecadd", "scan"}, {2, 1});
   const Plan other = make_plan(read_study(write_study(dir, j)), options(dir, exe));
@@ -249,6 +264,15 @@ TEST_CASE("study pairs: bad pairs and weighted_speedup are errors naming the key
        "weighted_speedup.components[0].stram: unknown key"},
       {"pair_variants", [](nlohmann::json& j) { j["pair_variants"] = {"fastest"}; },
        "pair_variants: no variant named 'fastest'"},
+      {"pair_loop not a boolean", [](nlohmann::json& j) { j["pair_loop"] = "yes"; }, "pair_loop: must be true or false"},
+      {"pair loop not a boolean", [](nlohmann::json& j) {
+         j["pairs"] = pair_object({"vecadd", "scan"}, {1, 1});
+         j["pairs"][0]["loop"] = 2;
+       }, "pairs[0].loop: must be true or false"},
+      {"pair_loop without pairs", [](nlohmann::json& j) {
+         j.erase("pairs"); j.erase("reference"); j.erase("weighted_speedup"); j.erase("pair_variants");
+         j["pair_loop"] = true;
+       }, "pair_loop: needs \"pairs\""},
   };
   for (const Case& c : cases) {
     nlohmann::json j = pair_study();

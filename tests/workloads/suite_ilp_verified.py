@@ -3,7 +3,8 @@
 every workload with a spec_ilp.json, `gputlm suite --size ilp` runs them on GPU-H
 (configs/gpu_h.json: 20 TLP + 18 ILP SMs, ilp_tlp steering) and every output must verify; each
 kernel's instructions must all come from the kind 004 Fig. 11 found best for it (digest H5),
-the kind ilp_tlp chose from its warps per SM and threads.
+the kind ilp_tlp chose from its warps per SM and threads (with when_alone kind: a kernel alone
+keeps to its kind instead of spilling onto the other).
 usage: suite_ilp_verified.py GPUTLM WORKLOAD_GEN WORKLOADS_SRC TMP_DIR GPU_H_CONFIG"""
 import os
 import subprocess
@@ -24,7 +25,7 @@ if set(names) != ILP_WINS | TLP_WINS:
     sys.exit(f"workloads with spec_ilp.json: {names}, expected {sorted(ILP_WINS | TLP_WINS)}")
 for n in names:
     subprocess.run([workload_gen, n, "ilp", os.path.join(workloads, n, "ilp")], check=True, stdout=subprocess.DEVNULL)
-runs = run_suite(gputlm, workloads, tmp, "gpu_h_ilp", gpu_h, min_workloads=len(names), extra=["--size", "ilp"])
+runs = run_suite(gputlm, workloads, tmp, "gpu_h_ilp", gpu_h, min_workloads=len(names), extra=["--size", "ilp", "-p", "cta_scheduler.ilp_tlp.when_alone=kind"])
 for n in names:
     kinds = runs[f"{n}.timing.json"]["sm_kinds"]
     used = sorted(k for k, v in kinds.items() if v["warp_instructions"] > 0)

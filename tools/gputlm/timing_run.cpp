@@ -50,6 +50,12 @@ class SynchronizeTimer : public runtime::ExecutionBackend {
     seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     return out;
   }
+  std::vector<runtime::LaunchResult> synchronize_stream(std::optional<uint32_t> stream) override {
+    const auto begin = std::chrono::steady_clock::now();
+    std::vector<runtime::LaunchResult> out = inner_->synchronize_stream(stream);
+    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    return out;
+  }
   double seconds() const { return seconds_; }
 
  private:

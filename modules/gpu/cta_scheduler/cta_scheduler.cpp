@@ -145,6 +145,8 @@ SteeringContext CtaScheduler::steering_context(const sm::KernelInstance* kernel)
   if (kernel)
     for (const SmSlot& s : sms_) ctx.max_resident_ctas.push_back(s.sm->max_resident_ctas(*kernel));
   for (const KernelRecord* other : running_) ctx.running_sets.push_back(other->sm_set);
+  for (const KernelRecord* queued : queue_)
+    if (kernel && queued->kernel != kernel && queued->stream != record(kernel->id).stream) ++ctx.waiting_kernels;
   return ctx;
 }
 

@@ -7,7 +7,7 @@
 namespace gputlm::gpu {
 
 IlpTlpSteering::IlpTlpSteering(const IlpTlpSteeringConfig& cfg, std::string prefix)
-    : cfg_(cfg), share_(cfg.when_busy == "share"), prefix_(std::move(prefix)) {
+    : cfg_(cfg), share_(cfg.when_busy == "share"), spill_(cfg.when_alone == "spill"), prefix_(std::move(prefix)) {
   if (cfg_.ilp_kind.empty()) throw config::ConfigError("key '" + prefix_ + ".ilp_kind': empty kind");
   if (cfg_.tlp_kind.empty()) throw config::ConfigError("key '" + prefix_ + ".tlp_kind': empty kind");
   if (cfg_.ilp_kind == cfg_.tlp_kind)
@@ -15,6 +15,9 @@ IlpTlpSteering::IlpTlpSteering(const IlpTlpSteeringConfig& cfg, std::string pref
                               ".ilp_kind (the rule needs two kinds)");
   if (cfg_.when_busy != "wait" && cfg_.when_busy != "share")
     throw config::ConfigError("key '" + prefix_ + ".when_busy': \"" + cfg_.when_busy + "\" is not one of wait, share");
+  if (cfg_.when_alone != "kind" && cfg_.when_alone != "spill")
+    throw config::ConfigError("key '" + prefix_ + ".when_alone': \"" + cfg_.when_alone +
+                              "\" is not one of kind, spill");
 }
 
 void IlpTlpSteering::check(const SteeringContext& ctx) const {
@@ -43,8 +46,19 @@ std::vector<uint32_t> IlpTlpSteering::choose(const sm::KernelInstance& kernel, u
       tlp == ctx.sm_kinds.end() ? 0 : ctx.max_resident_ctas.at(static_cast<std::size_t>(tlp - ctx.sm_kinds.begin()));
   const std::string& kind = kind_for(kernel, cta_count, ctas_per_sm);
   std::vector<uint32_t> out;
+  uint64_t kind_ctas = 0;  // CTAs its kind's SMs hold at once
   for (uint32_t s = 0; s < ctx.sm_count; ++s)
-    if (ctx.sm_kinds[s] == kind) out.push_back(s);
+    if (ctx.sm_kinds[s] == kind) {
+      out.push_back(s);
+      kind_ctas += ctx.max_resident_ctas.empty() ? 0 : ctx.max_resident_ctas[s];
+    }
+  // Alone (nothing runs, nothing else waits) and too big for its kind in one wave: the
+  // other kind's SMs would idle, so the kernel takes them too.
+  if (spill_ && ctx.running_sets.empty() && ctx.waiting_kernels == 0 && cta_count > kind_ctas) {
+    out.resize(ctx.sm_count);
+    for (uint32_t s = 0; s < ctx.sm_count; ++s) out[s] = s;
+    return out;
+  }
   if (share_) return out;
   for (const std::vector<uint32_t>& set : ctx.running_sets)
     for (uint32_t s : out)

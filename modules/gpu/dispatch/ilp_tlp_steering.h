@@ -8,7 +8,10 @@
 // (§Z 40: an earlier sentence of §V says "> 24 warps = high TLP"; the rule above is the
 // one that matches the reported winners.) Concurrent kernels run on disjoint SM sets: a
 // kernel whose kind's SMs a running kernel uses waits (`when_busy` = wait) or shares
-// them (share).
+// them (share). A kernel placed alone (none runs, none of another stream waits) whose CTAs
+// do not all fit its kind's SMs at once takes every SM when `when_alone` = spill (the
+// reading under which 004 Fig. 11's single kernels can use the whole GPU-H; §Z reading,
+// docs/platforms/ilp.md); with `kind` (the default) it keeps to its kind.
 #pragma once
 
 #include <string>
@@ -34,6 +37,7 @@ class IlpTlpSteering final : public SteeringPolicyIF {
  private:
   IlpTlpSteeringConfig cfg_;
   bool share_;
+  bool spill_;
   std::string prefix_;
 };
 

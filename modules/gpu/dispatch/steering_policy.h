@@ -67,6 +67,7 @@ struct IlpTlpSteeringConfig {
   uint32_t ilp_below_warps = 16;
   uint64_t ilp_max_threads = 32768;
   std::string when_busy = "wait";
+  std::string when_alone = "kind";
 
   template <class V>
   void visit(V& v) {
@@ -84,6 +85,11 @@ struct IlpTlpSteeringConfig {
             "steering 'ilp_tlp': a kernel whose kind's SMs a running kernel uses waits until they are free "
             "(wait: concurrent kernels on disjoint sets, as the paper) or shares them (share)",
             config::one_of({"wait", "share"}));
+    v.param("when_alone", when_alone,
+            "steering 'ilp_tlp': a kernel placed while no other kernel runs or waits uses only its kind's SMs "
+            "(kind) or, when its CTAs do not all fit its kind's SMs at once, every SM (spill: the reading under "
+            "which a single kernel can use the whole GPU-H, ILP paper Fig. 11)",
+            config::one_of({"kind", "spill"}));
   }
 };
 
@@ -96,6 +102,8 @@ struct SteeringContext {
   // Kernels currently admitted (running) and the SM set each was given, so a policy can
   // place concurrent kernels on disjoint sets.
   std::vector<std::vector<uint32_t>> running_sets;
+  // Kernels of other streams waiting in the launch queue (not yet placed).
+  uint32_t waiting_kernels = 0;
   // Per SM: CTAs of the kernel being placed that fit on it when empty
   // (SmCtaIF::max_resident_ctas); empty in check().
   std::vector<uint32_t> max_resident_ctas;

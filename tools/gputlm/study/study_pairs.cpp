@@ -17,8 +17,16 @@ void require_running_variant(Reader& r, const StudySpec& s, const std::string& k
     r.fail("no variant named '" + v + "'", key);
 }
 
-Pair read_pair(Reader& r, const StudySpec& s, const nlohmann::json& e, const std::string& key) {
+bool read_bool(Reader& r, const std::string& key, bool def) {
+  if (!r.has(key)) return def;
+  const nlohmann::json& v = r.get(key);
+  if (!v.is_boolean()) r.fail("must be true or false", key);
+  return v.get<bool>();
+}
+
+Pair read_pair(Reader& r, const StudySpec& s, const nlohmann::json& e, const std::string& key, bool loop) {
   Pair p;
+  p.loop = loop;
   std::vector<nlohmann::json> repeat;
   auto workload_list = [&](const nlohmann::json& list, Reader& at, const std::string& k) {
     if (!list.is_array() || list.size() < 2) at.fail("must be an array of two or more workload names", k);
@@ -42,6 +50,7 @@ Pair read_pair(Reader& r, const StudySpec& s, const nlohmann::json& e, const std
         p.repeat.push_back(static_cast<uint32_t>(n.get<int64_t>()));
       }
     }
+    p.loop = read_bool(pr, "loop", loop);
     pr.done();
   }
   if (p.repeat.empty()) p.repeat.assign(p.workloads.size(), 1);
@@ -60,12 +69,15 @@ Pair read_pair(Reader& r, const StudySpec& s, const nlohmann::json& e, const std
 }  // namespace
 
 void read_pairs(Reader& r, StudySpec& s) {
+  const bool loop = read_bool(r, "pair_loop", false);
+  if (r.has("pair_loop") && !r.has("pairs")) r.fail("needs \"pairs\"", "pair_loop");
   if (r.has("pairs")) {
     const nlohmann::json& ps = r.get("pairs");
     if (!ps.is_array() || ps.empty())
-      r.fail("must be a non-empty array of [\"a\", \"b\"] or {\"workloads\": [...], \"repeat\": [...]}", "pairs");
+      r.fail("must be a non-empty array of [\"a\", \"b\"] or {\"workloads\": [...], \"repeat\": [...], \"loop\": bool}",
+             "pairs");
     for (std::size_t i = 0; i < ps.size(); ++i) {
-      Pair p = read_pair(r, s, ps[i], "pairs[" + std::to_string(i) + "]");
+      Pair p = read_pair(r, s, ps[i], "pairs[" + std::to_string(i) + "]", loop);
       for (const Pair& o : s.pairs)
         if (o.name == p.name) r.fail("pair '" + p.name + "' is listed twice", "pairs[" + std::to_string(i) + "]");
       s.pairs.push_back(std::move(p));

@@ -100,11 +100,14 @@ std::string spec_content_hash(const std::string& path, const std::string& text) 
 std::string pair_spec_text(const Pair& pair, const std::string& workloads_dir, const std::string& size) {
   nlohmann::json j;
   j["description"] = "pair " + pair.name + " (" + size + "), written by gputlm study";
-  for (std::size_t k = 0; k < pair.workloads.size(); ++k)
-    j["concurrent"].push_back(
-        {{"spec", fs::absolute(fs::path(workloads_dir) / pair.workloads[k] / size / "spec.json").lexically_normal().string()},
-         {"stream", k},
-         {"repeat", pair.repeat[k]}});
+  for (std::size_t k = 0; k < pair.workloads.size(); ++k) {
+    nlohmann::json c = {
+        {"spec", fs::absolute(fs::path(workloads_dir) / pair.workloads[k] / size / "spec.json").lexically_normal().string()},
+        {"stream", k},
+        {"repeat", pair.repeat[k]}};
+    if (pair.loop) c["loop"] = true;  // absent otherwise: job ids of pairs without loops stay
+    j["concurrent"].push_back(std::move(c));
+  }
   return j.dump(1) + "\n";
 }
 

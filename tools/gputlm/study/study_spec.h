@@ -118,6 +118,9 @@ struct Pair {
   std::string name;                    // "nqueen+sgemm"
   std::vector<std::string> workloads;  // two or more
   std::vector<uint32_t> repeat;        // per workload (default 1 each)
+  // Each workload runs again while another has not finished its repeats (004 §V: "loop
+  // until the longer kernel finishes one run"); the study's "pair_loop" or the pair's "loop".
+  bool loop = false;
 };
 
 // A derived metric of pair cells (004 §V, digest §Z41): WS = (1/n) sum_k IPC(pair, stream k)
