@@ -133,6 +133,24 @@ Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32
   }
   writeback_.out.bind(core_.writeback_in);
 
+  if (cfg_.l1d_prefetch.enabled()) {
+    // The L1D data prefetcher (digest §D1-D5): the LSU shows it global loads and sends its
+    // predictions down the L1D's prefetch path; the L1D reports useful / useless prefetches;
+    // CTA ends drive ITPC and STPE. Nothing of it exists under policy none.
+    stats::Group& g = l1d_.enable_prefetch(cfg_.l1d_prefetch.mshr_keep_free);
+    prefetcher_ = mem::make_data_prefetcher(cfg_.l1d_prefetch, "sm.l1d_prefetch", g);
+    l1d_.set_prefetch_feedback(prefetcher_.get());
+    lsu_.set_data_prefetcher(
+        prefetcher_.get(), &l1d_,
+        [this](uint32_t w) {
+          const isa::WarpContext* ctx = core_.warps()[w].ctx;
+          return ctx && ctx->warp_in_cta == 0;
+        },
+        cfg_.l1d_prefetch.target == "first_lane");
+    mem::DataPrefetcherIF* p = prefetcher_.get();
+    core_.set_cta_end_observer([p](int32_t cta) { p->on_cta_complete(cta); });
+  }
+
   // L1 misses -> memory port (port order: LSU bypass, L1I, L1D, L1C, L1T).
   l1i_.downstream.bind(arbiter_.upstream);
   l1d_.downstream.bind(arbiter_.upstream);

@@ -78,6 +78,7 @@ class Sm : public sc_core::sc_module, public SmCtaIF {
   mem::Cache& l1c() { return l1c_; }
   mem::Cache& l1t() { return l1t_; }
   Lsu& lsu() { return lsu_; }
+  mem::DataPrefetcherIF* data_prefetcher() { return prefetcher_.get(); }
   OperandCollector& operand_collector() { return oc_; }
   stats::Group& stats_group() { return group_; }
   const ClockedProcess& process() const { return *process_; }
@@ -100,6 +101,7 @@ class Sm : public sc_core::sc_module, public SmCtaIF {
   std::vector<std::unique_ptr<TlmPassThrough>> taps_;  // observers on sockets, when asked for
   std::unique_ptr<MascarPort> mascar_port_;  // with sm.scheduler.policy = mascar only
   std::function<uint64_t()> laws_owners_;     // LAWS-TH's Load_CNT read (laws policies only)
+  std::unique_ptr<mem::DataPrefetcherIF> prefetcher_;  // sm.l1d_prefetch.policy != none only
   std::unique_ptr<ClockedProcess> process_;
 };
 

@@ -11,6 +11,7 @@
 
 #include "core/config/params.h"
 #include "mem/cache/cache_config.h"
+#include "mem/cache/prefetch/data_prefetch_config.h"
 #include "sm/branch/branch_config.h"
 #include "sm/exec/exec_config.h"
 #include "sm/lsu/lsu_config.h"
@@ -384,6 +385,7 @@ struct SmConfig {
   OperandCollectorConfig operand_collector;
   ExecConfig exec;
   LsuConfig lsu;
+  mem::DataPrefetchConfig l1d_prefetch;
   uint32_t mem_port_queue = 4;
 
   template <class V>
@@ -406,6 +408,8 @@ struct SmConfig {
     v.group("operand_collector", operand_collector, "operand collectors and register-file banks");
     v.group("exec", exec, "execution units and writeback");
     v.group("lsu", lsu, "load/store unit");
+    v.group("l1d_prefetch", l1d_prefetch,
+            "L1D data prefetcher fed by the LSU's global loads; the L1D is the prefetch cache (001 ch. 4)");
     v.param("mem_port_queue", mem_port_queue,
             "requests the SM's memory port arbiter (L1I/L1D/L1C/L1T misses -> interconnect) holds per cache",
             config::at_least(1));

@@ -197,6 +197,7 @@ void SmCore::retire_finished_warps(uint64_t cycle) {
     done.finish_cycle = cycle;
     c.kernel->grid->retire_cta(*c.cta);
     if (shared_.kaws) shared_.kaws->cta_finished(cta_slot);
+    if (cta_end_observer_) cta_end_observer_(static_cast<int32_t>(c.linear_id));
     --resident_ctas_;
     used_threads_ -= c.demand.threads;
     used_warps_ -= c.demand.warps;

@@ -50,6 +50,9 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF, public Forwar
   std::string occupancy_limit(const KernelInstance& k) const;
   void launch_cta(KernelInstance& k, uint64_t cta_linear_id);
   void set_completion_callback(std::function<void(const CtaCompletion&)> cb) { on_complete_ = std::move(cb); }
+  // Told the linear id of each CTA that finishes here, before the CTA scheduler (the L1D
+  // data prefetcher's CTA-end update). Unset: nothing is called.
+  void set_cta_end_observer(std::function<void(int32_t)> f) { cta_end_observer_ = std::move(f); }
   uint32_t resident_ctas() const { return resident_ctas_; }
   uint32_t resident_warps() const { return used_warps_; }
   std::string state_dump() const;
@@ -132,6 +135,7 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF, public Forwar
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   std::unique_ptr<FetchUnit> fetch_;
   std::function<void(const CtaCompletion&)> on_complete_;
+  std::function<void(int32_t)> cta_end_observer_;
   std::function<void()> waker_;
 
   std::vector<CtaSlot> ctas_;

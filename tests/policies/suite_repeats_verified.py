@@ -20,7 +20,7 @@ from suite_runner import args, run_suite
 
 gputlm, workloads, tmp, (gtx480,) = args(1)
 for policy in ["lrr", "gto", "two_level", "swl", "ccws", "owl", "elf", "newcar", "ilp_core", "ilp_fwd",
-               "ilp_commit", "ilp_gshare"]:
+               "ilp_commit", "ilp_gshare", "stpe"]:
     params = ["sm.scheduler.verify_repeats=true"]
     if policy == "newcar":  # NewCAR's ordering filter under the default policy
         params.append("sm.lsu.reexec_queue.policy=newcar")
@@ -33,9 +33,21 @@ for policy in ["lrr", "gto", "two_level", "swl", "ccws", "owl", "elf", "newcar",
     elif policy == "ilp_gshare":  # 8 lanes, gshare: a mispredicted branch holds its warp (sm.branch)
         params += ["sm.exec.simd_width=8", "sm.exec.latency_branch=8", "sm.branch.predictor=gshare",
                    "sm.branch.redirect_penalty=2"]
+    elif policy == "stpe":  # 001 ch. 4's STPE data prefetcher; the L1D as a prefetch cache
+        params += ["sm.l1d_prefetch.policy=stpe", "sm.l1d.allocate_demand=false"]
     else:
         params.append(f"sm.scheduler.policy={policy}")
-    run_suite(gputlm, workloads, tmp, policy, gtx480, params)
+    runs = run_suite(gputlm, workloads, tmp, policy, gtx480, params)
+    if policy == "stpe":  # prefetches were sent, and none was useful without being sent
+        issued = useful = 0
+        for wl, run in runs.items():
+            for k, v in run["total"].items():
+                if k.startswith("sm") and k[2:].isdigit():
+                    pf = v["l1d"]["prefetch"]
+                    issued += pf["issued"]
+                    useful += pf["useful"]
+        if issued == 0 or useful > issued:
+            sys.exit(f"stpe: {issued} prefetches issued, {useful} useful")
 
 gpu_h = os.path.join(os.path.dirname(os.path.abspath(gtx480)), "gpu_h.json")
 fit_all = ["sm.scheduler.verify_repeats=true", "sm.registers=32768", "sm.shared_bytes=32768"]

@@ -1,6 +1,7 @@
 // The cache block: construction, sockets and the per-cycle work. The decision for one
 // access is in cache_access.cpp, fills in cache_fill.cpp.
 #include "mem/cache/cache.h"
+#include "mem/cache/cache_prefetch_state.h"
 
 #include <limits>
 
@@ -73,6 +74,12 @@ void CacheConfig::validate(const std::string& key_prefix) const {
   if (mshr.fields > response_queue)
     throw config::ConfigError("key '" + p + "response_queue': must hold at least the " +
                               std::to_string(mshr.fields) + " responses of one fill (mshr.fields)");
+  if (!allocate_demand && (mshr.organisation == "tsma" || mshr.organisation == "htsma"))
+    throw config::ConfigError("key '" + p + "allocate_demand': false needs a conventional or set_assoc MSHR (" +
+                              mshr.organisation + " keeps a pending block's tag in the line it allocates)");
+  if (!allocate_demand && write_policy == "write_back")
+    throw config::ConfigError("key '" + p + "allocate_demand': false needs write_policy write_evict or read_only "
+                              "(a write-back cache allocates the lines it writes)");
 }
 
 Cache::Cache(sc_core::sc_module_name name, const CacheConfig& cfg, const ClockDomain& domain,
@@ -91,6 +98,7 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& cfg, const ClockDo
       read_only_(cfg_.write_policy == "read_only"),
       on_miss_(cfg_.allocation == "on_miss"),
       lazy_(write_back_ && cfg_.write_allocate == "lazy_fetch_on_read"),
+      allocate_demand_(cfg_.allocate_demand),
       group_(parent, basename()),
       tags_(cfg_.sets, cfg_.ways, cfg_.line_size, cfg_.sectors,
             make_set_index(cfg_.set_index, cfg_.sets, cfg_.line_size, "set_index"),
@@ -120,7 +128,7 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& cfg, const ClockDo
       write_evictions_(group_, "write_evictions", "lines evicted by write-evict stores"),
       writebacks_(group_, "writebacks", "dirty lines written back"),
       fills_(group_, "fills", "blocks filled from the next level"),
-      fill_bypasses_(group_, "fill_bypasses", "on-fill blocks not installed (every way reserved)"),
+      fill_bypasses_(group_, "fill_bypasses", "on-fill blocks not installed (every way reserved, or a demand fill under allocate_demand false)"),
       downstream_retries_(group_, "downstream_retries", "requests the next level refused and were resent"),
       invalidations_(group_, "invalidations", "lines dropped by invalidate_all"),
       response_queue_stalls_(group_, "response_queue_stalls",
@@ -612,6 +620,7 @@ void Cache::do_invalidate() {
       if (l.state == LineState::Invalid || (l.valid_sectors | l.partial_sectors) == 0) continue;
       if (l.dirty) writeback_blocks_.push_back({l.block, tags_.writeback_bytes(l)});
       ++invalidations_;
+      if (l.prefetched) prefetch_unused(l);
       if (l.state == LineState::Valid) {
         tags_.invalidate(s, w);
       } else {  // sectors still pending: keep the reservation, drop the valid data

@@ -60,7 +60,11 @@ class CacheError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheControlIF, public L1RetryIF {
+class Cache : public sc_core::sc_module,
+              public CacheStatusIF,
+              public CacheControlIF,
+              public L1RetryIF,
+              public L1PrefetchIF {
  public:
   tlm_utils::simple_target_socket<Cache> upstream;
   tlm_utils::simple_initiator_socket<Cache> downstream;
@@ -96,6 +100,13 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   void invalidate_all() override;
   // L1RetryIF
   RetryResult retry(tlm::tlm_generic_payload& gp, const AccessKey& key) override;
+  // The prefetch path (cache_prefetch.cpp), off until enable_prefetch(): its statistics go
+  // in a group "prefetch" (returned, for the prefetcher's own); a prefetch is issued only
+  // while more than keep_free MSHR entries are free. Before the first access.
+  stats::Group& enable_prefetch(uint32_t keep_free);
+  void set_prefetch_feedback(PrefetchFeedbackIF* feedback);
+  // L1PrefetchIF (enable_prefetch() first)
+  PrefetchOutcome prefetch(uint64_t address, int32_t sm, int32_t warp, uint64_t pc) override;
 
   const CacheConfig& config() const { return cfg_; }
   const TagArray& tags() const { return tags_; }
@@ -161,10 +172,20 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   void hold(tlm::tlm_generic_payload& gp);
   void drop(tlm::tlm_generic_payload& gp);
   void respond(tlm::tlm_generic_payload& gp, uint64_t ready);
+  // prefetch bookkeeping (cache_prefetch.cpp); called only when a line's prefetched bit is
+  // set or an MSHR entry's first field has no request, which only the prefetch path makes
+  struct PrefetchState;
+  PrefetchOutcome try_prefetch(uint64_t address, int32_t sm, int32_t warp, uint64_t pc, uint64_t cycle);
+  void prefetch_used(CacheLine& line);     // a demand load hits a prefetched line
+  void prefetch_unused(CacheLine& line);   // a prefetched line leaves the cache unused
+  void prefetch_late(int32_t entry);       // a demand merges into a prefetch's pending miss
+  void demand_primary_miss();
+  // The entry was allocated by a prefetch (its first field answers no request).
+  bool prefetch_entry(int32_t entry) const { return mshr_->field(entry, 0).request == nullptr; }
 
   CacheConfig cfg_;
   const ClockDomain& domain_;
-  bool stall_mode_, write_evict_, write_back_, read_only_, on_miss_, lazy_;
+  bool stall_mode_, write_evict_, write_back_, read_only_, on_miss_, lazy_, allocate_demand_;
   stats::Group group_;
   TagArray tags_;
   std::unique_ptr<MshrIF> mshr_;
@@ -212,6 +233,7 @@ class Cache : public sc_core::sc_module, public CacheStatusIF, public CacheContr
   AccessHook hook_;
   FillHook fill_hook_;
   EvictionHook eviction_hook_;
+  std::unique_ptr<PrefetchState> pf_;  // null unless enable_prefetch()
 
   // statistics
   stats::Counter accesses_, loads_, load_hits_, load_primary_misses_;

@@ -69,8 +69,10 @@ Cache::Result Cache::access(const AccessKey& key, tlm::tlm_generic_payload& gp, 
     CacheLine& line = tags_.line(rec.set, static_cast<uint32_t>(way));
     tags_.touch(rec.set, static_cast<uint32_t>(way));
     if (write) tags_.mark_dirty(rec.set, static_cast<uint32_t>(way), sector);
-    if (is_demand_load(key.kind))
+    if (is_demand_load(key.kind)) {
       rec.locality = line.wid == key.warp ? LocalityClass::Intra : LocalityClass::Inter;
+      if (line.prefetched) prefetch_used(line);
+    }
     r.outcome = AccessOutcome::Hit;
     hold(gp);
     respond(gp, cycle + cfg_.hit_latency);
@@ -96,6 +98,8 @@ Cache::Result Cache::access_write_through(tlm::tlm_generic_payload& gp, AccessRe
     r.outcome = AccessOutcome::MissNoAllocate;
   } else if (tags_.line(rec.set, static_cast<uint32_t>(way)).state == LineState::Valid) {
     // Write-evict: the line is dropped; the data goes to the next level.
+    if (tags_.line(rec.set, static_cast<uint32_t>(way)).prefetched)
+      prefetch_unused(tags_.line(rec.set, static_cast<uint32_t>(way)));
     tags_.invalidate(rec.set, static_cast<uint32_t>(way));
     ++write_evictions_;
     r.outcome = AccessOutcome::Hit;
@@ -120,7 +124,8 @@ Cache::Result Cache::miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32
   q.set = rec.set;
   q.ways = tags_.ways();
   q.set_reserved = tags_.reserved_in_set(rec.set);
-  q.allocate_on_miss = on_miss_;
+  // allocate_demand false: a demand load's block gets no line (the L1D is a prefetch cache).
+  q.allocate_on_miss = on_miss_ && (allocate_demand_ || !is_demand_load(rec.kind));
   bool sector_miss = false;  // the line is present, this sector is neither valid nor pending
   if (way >= 0 && (tags_.line(rec.set, static_cast<uint32_t>(way)).pending_sectors & sector)) {
     q.matched_way = way;  // reserved for this block: its fill is pending
@@ -144,6 +149,8 @@ Cache::Result Cache::miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32
   rec.mshr_entry = plan.entry;
   if (plan.action == MshrAction::Merge) {
     const int32_t first_warp = mshr_->field(plan.entry, 0).warp;
+    // A demand load joining a prefetch's pending miss: the prefetch was useful, but late.
+    if (pf_ && is_demand_load(rec.kind) && prefetch_entry(plan.entry)) prefetch_late(plan.entry);
     mshr_->commit(plan, unit_block, field);
     if (is_demand_load(rec.kind))
       rec.locality = first_warp == rec.warp ? LocalityClass::IntraMerge : LocalityClass::InterMerge;
@@ -168,6 +175,7 @@ Cache::Result Cache::miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32
       if (victim_dirty) push_writeback(tags_.line(rec.set, v).block, tags_.writeback_bytes(tags_.line(rec.set, v)));
       if (eviction_hook_ && tags_.line(rec.set, v).state == LineState::Valid)
         eviction_hook_(rec.cycle, tags_.line(rec.set, v).block, tags_.line(rec.set, v).wid);
+      if (tags_.line(rec.set, v).prefetched) prefetch_unused(tags_.line(rec.set, v));
       tags_.reserve(rec.set, v, rec.block, rec.warp, plan.entry, sector);
     }
   }
@@ -181,7 +189,10 @@ Cache::Result Cache::miss(tlm::tlm_generic_payload& gp, AccessRecord& rec, int32
   mem_ext(*d).mshr_index[cfg_.level] = static_cast<int16_t>(plan.entry);
   if (rec.kind != AccessKind::InstFetch && rec.kind != AccessKind::Prefetch) mem_ext(*d).kind = AccessKind::Load;
   miss_queue_.push(d, rec.cycle + cfg_.miss_latency);
-  if (is_demand_load(rec.kind)) rec.locality = LocalityClass::Miss;
+  if (is_demand_load(rec.kind)) {
+    rec.locality = LocalityClass::Miss;
+    if (pf_) demand_primary_miss();
+  }
   r.outcome = AccessOutcome::PrimaryMiss;
   hold(gp);
   return r;
@@ -216,6 +227,7 @@ Cache::Result Cache::lazy_write(tlm::tlm_generic_payload& gp, AccessRecord& rec,
     const CacheLine& v = tags_.line(rec.set, static_cast<uint32_t>(way));
     if (v.state == LineState::Valid && v.dirty) push_writeback(v.block, tags_.writeback_bytes(v));
     if (eviction_hook_ && v.state == LineState::Valid) eviction_hook_(rec.cycle, v.block, v.wid);
+    if (v.prefetched) prefetch_unused(tags_.line(rec.set, static_cast<uint32_t>(way)));
     tags_.install(rec.set, static_cast<uint32_t>(way), rec.block, rec.warp, 0);
   }
   if (r.outcome != AccessOutcome::LazyWrite) tags_.touch(rec.set, static_cast<uint32_t>(way));

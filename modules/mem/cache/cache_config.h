@@ -36,6 +36,7 @@ struct CacheConfig {
   uint32_t response_queue = 16;
   uint32_t fill_queue = 4;
   uint32_t saturation_margin = 1;
+  bool allocate_demand = true;
   MshrConfig mshr;
 
   uint64_t size_bytes() const { return static_cast<uint64_t>(sets) * ways * line_size; }
@@ -103,6 +104,11 @@ struct CacheConfig {
             "Mascar: the cache is saturated when its MSHR array is almost full or the miss queue has "
             "at most this many free slots",
             config::at_least(0));
+    v.param("allocate_demand", allocate_demand,
+            "demand load misses keep their line at the fill (true); false: the data goes to the requesters only and "
+            "only prefetches allocate lines, the thesis's L1D as a prefetch cache (001 §4.3: 'demand fetches are "
+            "not allocated into it'); conventional or set_assoc MSHRs, write_evict or read_only",
+            config::any());
     v.group("mshr", mshr, "miss status holding registers");
   }
 

@@ -81,6 +81,11 @@ bool Cache::process_fill(uint64_t cycle) {
       throw CacheError(std::string(name()) + ": fill of block " + hex_address(block) + " found MSHR entry " +
                        std::to_string(entry) + ", expected " + std::to_string(link.entry));
     if (fill_hook_) fill_hook_(cycle, unit_block, entry);
+    // A prefetch's fill: the line is kept (also with allocate_demand false) and, when no
+    // demand joined the miss, marked as prefetched and not yet used.
+    const bool by_prefetch = pf_ && prefetch_entry(entry);
+    const bool unused_prefetch = by_prefetch && n == 1;
+    const bool allocate = allocate_demand_ || by_prefetch;
     bool dirty = false;
     for (uint32_t i = 0; i < n; ++i) dirty = dirty || mshr_->field(entry, i).write;
     const int32_t first_warp = mshr_->field(entry, 0).warp;
@@ -89,19 +94,24 @@ bool Cache::process_fill(uint64_t cycle) {
         throw CacheError(std::string(name()) + ": reserved line of block " + hex_address(block) + " is missing");
       tags_.complete_fill(set, static_cast<uint32_t>(present), sector);
       if (dirty) tags_.mark_dirty(set, static_cast<uint32_t>(present), sector);
+      if (unused_prefetch) tags_.line(set, static_cast<uint32_t>(present)).prefetched = true;
     } else if (present >= 0) {
       tags_.add_sectors(set, static_cast<uint32_t>(present), sector);
       if (dirty) tags_.mark_dirty(set, static_cast<uint32_t>(present), sector);
-    } else if (victim >= 0) {
-      const CacheLine& v = tags_.line(set, static_cast<uint32_t>(victim));
+      if (unused_prefetch) tags_.line(set, static_cast<uint32_t>(present)).prefetched = true;
+    } else if (victim >= 0 && allocate) {
+      CacheLine& v = tags_.line(set, static_cast<uint32_t>(victim));
       if (v.state == LineState::Valid && v.dirty) push_writeback(v.block, tags_.writeback_bytes(v));
       if (eviction_hook_ && v.state == LineState::Valid) eviction_hook_(cycle, v.block, v.wid);
+      if (v.prefetched) prefetch_unused(v);
       tags_.install(set, static_cast<uint32_t>(victim), block, first_warp, sector);
       if (dirty) tags_.mark_dirty(set, static_cast<uint32_t>(victim), sector);
+      if (unused_prefetch) tags_.line(set, static_cast<uint32_t>(victim)).prefetched = true;
     } else {
       ++fill_bypasses_;
     }
-    for (uint32_t i = 0; i < n; ++i) respond(*mshr_->field(entry, i).request, cycle + cfg_.fill_latency);
+    for (uint32_t i = 0; i < n; ++i)
+      if (tlm::tlm_generic_payload* up = mshr_->field(entry, i).request) respond(*up, cycle + cfg_.fill_latency);
     mshr_->release(entry);
     ++fills_;
   }

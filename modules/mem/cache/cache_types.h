@@ -131,6 +131,33 @@ class L1RetryIF : public virtual sc_core::sc_interface {
   virtual RetryResult retry(tlm::tlm_generic_payload& gp, const AccessKey& key) = 0;
 };
 
+// A prefetch request into an L1 (the L1D as the prefetch cache, 001 §4.3): what it became.
+enum class PrefetchOutcome : uint8_t {
+  Issued,         // an MSHR entry and a request to the next level; the line fills the cache
+  Present,        // dropped: the line is valid in the cache
+  InFlight,       // dropped: a miss (demand or prefetch) for the line is pending
+  NoMshr,         // dropped: no MSHR entry could be allocated (or too few left, keep_free)
+  MissQueueFull,  // dropped: no room in the queue towards the next level
+};
+inline constexpr int kPrefetchOutcomes = 5;
+
+// Told by the cache when a prefetched line serves its first demand load (useful; also
+// a demand merged into the prefetch's pending miss) or leaves the cache unused (useless).
+class PrefetchFeedbackIF {
+ public:
+  virtual ~PrefetchFeedbackIF() = default;
+  virtual void on_useful() = 0;
+  virtual void on_useless() = 0;
+};
+
+// The prefetch path of an L1 (the LSU's data prefetcher): decided at once, in the cycle of
+// the call, like an access, but without taking an access port; it never waits.
+class L1PrefetchIF {
+ public:
+  virtual ~L1PrefetchIF() = default;
+  virtual PrefetchOutcome prefetch(uint64_t address, int32_t sm, int32_t warp, uint64_t pc) = 0;
+};
+
 // Driven by the SM / GPU.
 class CacheControlIF : public virtual sc_core::sc_interface {
  public:

@@ -28,6 +28,7 @@ struct CacheLine {
   LineState state = LineState::Invalid;
   bool dirty = false;
   bool hit = false;         // HTSMA: set by a hit, cleared when (re)allocated by a miss
+  bool prefetched = false;  // filled by a prefetch and not yet used by a demand load
   int32_t wid = -1;         // LAWS: warp whose primary miss brought the line in
   int32_t mshr_index = -1;  // MSHR entry of a reserved line (TSMA IDX)
   uint32_t valid_sectors = 0;

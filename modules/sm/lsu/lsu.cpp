@@ -127,6 +127,15 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuConfig& cfg, const LsuPlacement&
 
 Lsu::~Lsu() = default;
 
+void Lsu::set_data_prefetcher(mem::DataPrefetcherIF* prefetcher, mem::L1PrefetchIF* l1d,
+                              std::function<bool(uint32_t)> cta_first_warp, bool first_lane_only) {
+  prefetcher_ = prefetcher;
+  l1d_prefetch_ = l1d;
+  cta_first_warp_ = std::move(cta_first_warp);
+  prefetch_first_lane_ = first_lane_only;
+  prefetch_targets_.reserve(64);
+}
+
 void Lsu::end_of_elaboration() {
   // The status interfaces, resolved once (sc_port::operator-> checks the binding per call,
   // and Mascar reads the saturation flag every cycle).
@@ -390,6 +399,9 @@ bool Lsu::tick(uint64_t cycle) {
   if (latch_ && !latch_prepared_ && cycle > latch_arrival_) prepare(cycle);
   if (latch_ && latch_prepared_) {
     send_requests(cycle);
+    // A load's prefetches follow its own requests, so they never take an MSHR entry or a
+    // miss-queue slot the load needs (001 Fig. 4.3 issues them in the same step).
+    if (prefetch_pending_ && next_send_ == to_send_.size() && !deferred_.gp) issue_prefetches();
     if (next_send_ == to_send_.size() && !deferred_.gp && cycle >= latch_free_at_) {
       slots_[latch_slot_].in_latch = false;
       note_if_finished(slots_[latch_slot_]);

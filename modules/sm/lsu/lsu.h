@@ -47,6 +47,7 @@
 #include "core/stats/stats.h"
 #include "core/tlm/payload_pool.h"
 #include "mem/cache/cache_types.h"
+#include "mem/cache/prefetch/data_prefetcher.h"
 #include "sm/exec/unit_status_if.h"
 #include "sm/lsu/coalescer.h"
 #include "sm/lsu/local_memory_map.h"
@@ -109,6 +110,13 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   // it had none): Mascar keeps ownership until its owner's accesses reached the L1. Unset
   // (default): nothing is called.
   void set_sent_observer(std::function<void(const WarpInstruction&)> f) { sent_observer_ = std::move(f); }
+  // The L1D data prefetcher (sm.l1d_prefetch): every global load bound for the L1D is shown
+  // to `prefetcher`, and the lines it predicts go to `l1d`'s prefetch path once the load's
+  // own requests have left. `cta_first_warp(w)`: warp slot w is its CTA's first warp (lane 0
+  // is thread 0). first_lane_only: one prefetch from the first active lane's address
+  // instead of one per request. Unset (default): nothing is observed.
+  void set_data_prefetcher(mem::DataPrefetcherIF* prefetcher, mem::L1PrefetchIF* l1d,
+                           std::function<bool(uint32_t)> cta_first_warp, bool first_lane_only);
   // Mascar's memory saturation flag (002 §III-A), which the LSU forwards from the L1s to
   // the schedulers: some bound L1 (data, constant, texture) is almost full.
   bool memory_saturated() const;
@@ -153,6 +161,9 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   void rejected(tlm::tlm_generic_payload& gp);
   void count_refusal(MemStatus status, ReservationFail cause);
   void complete(uint64_t cycle);
+  // The prefetcher's view of a global load (its requests are to_send_[first_request...]).
+  void observe_load(const WarpInstruction& wi, std::size_t first_request);
+  void issue_prefetches();
   void note_if_finished(const Slot& s);  // counts s in finished_slots_ when it just finished
   tlm_utils::simple_initiator_socket_tagged<Lsu>& socket(L1Port p);
 
@@ -199,6 +210,14 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   uint64_t held_cycle_ = ~uint64_t{0};
   std::unique_ptr<stats::Counter> warp_hold_cycles_;  // only with hold_in_lsu_
   std::function<void(const WarpInstruction&)> sent_observer_;
+  mem::DataPrefetcherIF* prefetcher_ = nullptr;
+  mem::L1PrefetchIF* l1d_prefetch_ = nullptr;
+  std::function<bool(uint32_t)> cta_first_warp_;
+  bool prefetch_first_lane_ = false;
+  bool prefetch_pending_ = false;  // prefetch_targets_ wait for the latch's requests to leave
+  int32_t prefetch_warp_ = -1;
+  uint64_t prefetch_pc_ = 0;
+  std::vector<uint64_t> prefetch_targets_;
   uint32_t outstanding_ = 0;
   std::array<uint32_t, kL1Ports> outstanding_port_{};  // per L1 port (Mascar's saturation read)
   InputBuffer<Event> events_;

@@ -105,7 +105,10 @@ void Lsu::build_requests(const WarpInstruction& wi, uint32_t slot, uint64_t cycl
       global_coalescer_->coalesce(global_pieces_.data(), global_pieces_.size(), place_.warp_size, lines_);
     const bool past_l1d = kind == AccessKind::Atomic ? cfg_.atomics_bypass_l1d
                                                      : space == MemSpace::Global && global_bypasses_l1d(wi.instr);
+    const std::size_t first_request = to_send_.size();
     add_requests(lines_, past_l1d ? L1Port::Bypass : L1Port::Data, cfg_.coalescer.line_size, space, kind, wi, slot);
+    if (prefetcher_ && kind == AccessKind::Load && space == MemSpace::Global && !past_l1d)
+      observe_load(wi, first_request);
   }
   if (!const_pieces_.empty()) {
     if (kind != AccessKind::Load)
@@ -187,6 +190,45 @@ void Lsu::add_requests(const std::vector<LineRequest>& lines, L1Port port, uint3
     r.kind = kind;
     to_send_.push_back(r);
   }
+}
+
+void Lsu::observe_load(const WarpInstruction& wi, std::size_t first_request) {
+  mem::LoadInfo load;
+  load.pc = wi.pc;
+  load.warp = static_cast<int32_t>(wi.warp);
+  load.cta = wi.cta_global;
+  const LaneAccess& first = global_pieces_.front();  // lanes ascending: the first active global lane
+  load.first_address = first.address;
+  load.thread0 = first.lane == 0 && cta_first_warp_(wi.warp);
+  load.train_address = first.address;
+  const int64_t stride = prefetcher_->on_load(load);
+  if (stride == 0) return;
+  // Line-granular targets: each of the load's own lines (or its first lane's address) plus
+  // the stride, without repeats and without the load's own lines (those are demanded now).
+  const uint64_t line = cfg_.coalescer.line_size;
+  auto add_target = [&](uint64_t address) {
+    const uint64_t t = (address + static_cast<uint64_t>(stride)) / line * line;
+    for (std::size_t i = first_request; i < to_send_.size(); ++i)
+      if (to_send_[i].address / line * line == t) return;
+    for (uint64_t u : prefetch_targets_)
+      if (u == t) return;
+    prefetch_targets_.push_back(t);
+  };
+  prefetch_targets_.clear();
+  if (prefetch_first_lane_) {
+    add_target(first.address);
+  } else {
+    for (std::size_t i = first_request; i < to_send_.size(); ++i) add_target(to_send_[i].address);
+  }
+  prefetch_pending_ = !prefetch_targets_.empty();
+  prefetch_warp_ = load.warp;
+  prefetch_pc_ = wi.pc;
+}
+
+void Lsu::issue_prefetches() {
+  prefetch_pending_ = false;
+  for (uint64_t t : prefetch_targets_)
+    l1d_prefetch_->prefetch(t, static_cast<int32_t>(place_.sm), prefetch_warp_, prefetch_pc_);
 }
 
 }  // namespace gputlm::sm
