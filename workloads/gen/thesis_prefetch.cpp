@@ -1,7 +1,7 @@
 // Workloads of the thesis' prefetching and MSHR chapters (001 Table 4.4, Table 5.2; issue 17
 // point 4) that the suite lacked: mersenne (SDK MersenneTwister, Table 4.4's Merse), triad
-// (SHOC Triad, Table 5.2's TR) and convsep (SDK convolutionSeparable, Table 4.4's Conv and
-// Table 5.2's CS). This file is compiled with -ffp-contract=off
+// (SHOC Triad, Table 5.2's TR), convsep (SDK convolutionSeparable, Table 4.4's Conv and
+// Table 5.2's CS) and transpose (SDK transpose, Table 5.2's TP). This file is compiled with -ffp-contract=off
 // (workloads/CMakeLists.txt): the fma of triad is written out, nothing else is contracted.
 #include <cmath>
 
@@ -115,11 +115,25 @@ void gen_convsep(Size size, const OutDir& out) {
   out.write("out_ref.bin", convsep_pass(tmp, width, height, false));
 }
 
+// --- transpose: copy and four transposes of one square matrix -------------------------------
+void gen_transpose(Size size, const OutDir& out) {
+  const int n = by_size(size, 128, 1024);  // Table 5.2: 4096 CTAs of 256 = 2048 x 2048
+  auto in = random_f32(7401, static_cast<std::size_t>(n) * n, -1, 1);
+  std::vector<float> t(in.size());
+  for (int y = 0; y < n; ++y)
+    for (int x = 0; x < n; ++x)
+      t[static_cast<std::size_t>(x) * n + y] = in[static_cast<std::size_t>(y) * n + x];
+  out.write("in.bin", in);  // also the copy kernel's expected output
+  out.write("transposed_ref.bin", t);
+}
+
 }  // namespace
 
 GPUTLM_WORKLOAD("triad", "SHOC Triad (001 Table 5.2 TR): c = a + s*b, CTAs of 128", gen_triad);
 GPUTLM_WORKLOAD("convsep", "SDK convolutionSeparable (001 Conv / CS): 17-tap rows then columns, shared tiles + halo",
                 gen_convsep);
+GPUTLM_WORKLOAD("transpose", "SDK transpose (001 Table 5.2 TP): copy, naive, shared tile, padded tile, diagonal",
+                gen_transpose);
 GPUTLM_WORKLOAD("mersenne", "SDK MersenneTwister (001 Table 4.4 Merse): per-thread twisters, then Box-Muller",
                 gen_mersenne);
 
