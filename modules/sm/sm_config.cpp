@@ -56,7 +56,9 @@ void SmConfig::validate(const std::string& key_prefix) const {
     fail("scheduler.owl.group_warps", std::to_string(scheduler.owl.group_warps) +
                                           " warps per CTA group: must be 1 to max_warps (" +
                                           std::to_string(max_warps) + ")");
-  if (scheduler.owl.blp_groups == 0 || scheduler.owl.blp_groups > max_ctas)
+  // blp_groups is held against max_ctas only when OWL schedules (its state exists only then):
+  // another policy with one CTA slot (001 ch. 4's T128, sm.max_ctas=1) keeps OWL's default 2.
+  if (scheduler.owl.blp_groups == 0 || (scheduler.policy == "owl" && scheduler.owl.blp_groups > max_ctas))
     fail("scheduler.owl.blp_groups", std::to_string(scheduler.owl.blp_groups) +
                                          " groups per BLP block: must be 1 to max_ctas (" + std::to_string(max_ctas) +
                                          "; a block of more groups than the SM holds CTAs is never resident at once)");

@@ -135,3 +135,16 @@ TEST_CASE("stats epoch report gives per-kernel and total JSON", "[stats]") {
   CHECK(j["kernels"][1]["stats"]["warp_instructions"] == 5);
   CHECK(j["total"]["warp_instructions"] == 15);
 }
+
+TEST_CASE("stats constant is the same value in every epoch and in the total after a reset", "[stats]") {
+  Group root("root");
+  Group g(root, "mshr");
+  Constant c(g, "storage_bits", "bits of storage", 15168);
+  CHECK(root.to_json(View::Epoch)["mshr"]["storage_bits"] == 15168);
+  root.end_epoch();
+  CHECK(root.to_json(View::Epoch)["mshr"]["storage_bits"] == 15168);
+  CHECK(root.to_json(View::Total)["mshr"]["storage_bits"] == 15168);
+  root.reset();
+  CHECK(c.value() == 15168);
+  CHECK(root.find("mshr.storage_bits")->scalar(View::Total) == 15168.0);
+}

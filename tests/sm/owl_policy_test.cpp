@@ -239,6 +239,22 @@ TEST_CASE("owl: bad parameters are config errors naming the key", "[sm][owl][con
                     Catch::Contains("scheduler.owl.scheme") && Catch::Contains("two_level"));
   CHECK_THROWS_WITH(read("scheduler.owl.group_warps=0"), Catch::Contains("scheduler.owl.group_warps"));
   CHECK_THROWS_WITH(read("scheduler.owl.group_warps=49"), Catch::Contains("sm.scheduler.owl.group_warps"));
-  CHECK_THROWS_WITH(read("scheduler.owl.blp_groups=9"), Catch::Contains("sm.scheduler.owl.blp_groups"));
+  auto read2 = [](const std::string& a, const std::string& b) {
+    auto src = config::ConfigSource::from_json(nlohmann::json::object(), "test");
+    src.apply_override(a);
+    src.apply_override(b);
+    SmConfig sm;
+    config::read(src, sm);
+    sm.validate("sm");
+    return sm;
+  };
+  CHECK_THROWS_WITH(read("scheduler.owl.blp_groups=0"), Catch::Contains("scheduler.owl.blp_groups"));
+  // More groups per block than CTA slots: an error under OWL only (001 ch. 4 runs other
+  // policies with sm.max_ctas=1 and OWL's default blp_groups 2).
+  CHECK_THROWS_WITH(read2("scheduler.policy=owl", "scheduler.owl.blp_groups=9"),
+                    Catch::Contains("sm.scheduler.owl.blp_groups"));
+  CHECK_THROWS_WITH(read2("scheduler.policy=owl", "max_ctas=1"), Catch::Contains("sm.scheduler.owl.blp_groups"));
+  CHECK(read2("scheduler.policy=lrr", "max_ctas=1").max_ctas == 1);
+  CHECK(read("scheduler.owl.blp_groups=9").scheduler.owl.blp_groups == 9);
   CHECK_THROWS_WITH(read("scheduler.owl.inner_policy=sfp"), Catch::Contains("scheduler.owl.inner_policy"));
 }

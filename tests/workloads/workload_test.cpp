@@ -118,6 +118,11 @@ GPUTLM_WORKLOAD_TEST(dxtc)
 GPUTLM_WORKLOAD_TEST(scalarprod)
 GPUTLM_WORKLOAD_TEST(conv2d)
 GPUTLM_WORKLOAD_TEST(sgemv)
+// 001 ch. 4-5 (issue 17 point 4).
+GPUTLM_WORKLOAD_TEST(mersenne)
+GPUTLM_WORKLOAD_TEST(triad)
+GPUTLM_WORKLOAD_TEST(convsep)
+GPUTLM_WORKLOAD_TEST(transpose)
 
 TEST_CASE("workload_suite has a test for every generated workload", "[workloads]") {
   std::set<std::string> generated;

@@ -10,6 +10,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gputlm::stats {
@@ -78,6 +79,22 @@ class Counter : public Stat {
 
  private:
   uint64_t cur_ = 0, total_ = 0;
+};
+
+// A fixed property of the modelled hardware (a structure's storage in bits): the same
+// value in every epoch and in the total, untouched by reset.
+class Constant : public Stat {
+ public:
+  Constant(Group& parent, std::string name, std::string description, uint64_t value)
+      : Stat(parent, std::move(name), std::move(description)), value_(value) {}
+  uint64_t value() const { return value_; }
+  nlohmann::json to_json(View) const override { return value_; }
+  double scalar(View) const override { return static_cast<double>(value_); }
+  void end_epoch() override {}
+  void reset() override {}
+
+ private:
+  uint64_t value_;
 };
 
 // A counter whose running count is a plain integer the owner keeps in its own hot data

@@ -2,6 +2,7 @@
 // access is in cache_access.cpp, fills in cache_fill.cpp.
 #include "mem/cache/cache.h"
 #include "mem/cache/cache_prefetch_state.h"
+#include "mem/mshr/mshr_storage.h"
 
 #include <limits>
 
@@ -103,7 +104,13 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& cfg, const ClockDo
       tags_(cfg_.sets, cfg_.ways, cfg_.line_size, cfg_.sectors,
             make_set_index(cfg_.set_index, cfg_.sets, cfg_.line_size, "set_index"),
             make_replacement(cfg_.replacement, cfg_.sets, cfg_.ways, "replacement")),
-      mshr_(make_mshr(cfg_.mshr, group_)),
+      mshr_([this] {
+        MshrStorageGeometry g;  // for <cache>.mshr.storage_bits
+        g.cache_sets = cfg_.sets;
+        g.cache_ways = cfg_.ways;
+        g.line_size = cfg_.line_size;
+        return make_mshr(cfg_.mshr, group_, &g);
+      }()),
       pool_(cfg_.line_size, std::string(name) + ".pool"),
       // A hit or miss waits out its latency in a pipeline in front of the queue (at most
       // port_width accesses enter per cycle); its first cycle is the queue slot itself,

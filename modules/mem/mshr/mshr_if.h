@@ -91,10 +91,17 @@ class MshrIF {
   virtual uint32_t occupied() const = 0;
   virtual uint32_t capacity() const = 0;
   virtual bool almost_full() const = 0;
+
+  // Adds the constant statistic `storage_bits` (mshr_storage.h) to the array's group.
+  virtual void expose_storage_bits(uint64_t bits) = 0;
 };
 
+struct MshrStorageGeometry;
+
 // Creates the organisation named by cfg.organisation; its statistics go in a group
-// "mshr" under `parent`. Throws config::ConfigError for an unknown name.
-std::unique_ptr<MshrIF> make_mshr(const MshrConfig& cfg, stats::Group& parent);
+// "mshr" under `parent`, with `storage_bits` when the cache's `geometry` is given.
+// Throws config::ConfigError for an unknown name.
+std::unique_ptr<MshrIF> make_mshr(const MshrConfig& cfg, stats::Group& parent,
+                                  const MshrStorageGeometry* geometry = nullptr);
 
 }  // namespace gputlm::mem

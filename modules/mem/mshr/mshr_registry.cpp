@@ -8,6 +8,7 @@
 #include "mem/mshr/conventional/conventional_mshr.h"
 #include "mem/mshr/htsma/htsma_mshr.h"
 #include "mem/mshr/mshr_if.h"
+#include "mem/mshr/mshr_storage.h"
 #include "mem/mshr/set_assoc/set_assoc_mshr.h"
 #include "mem/mshr/tsma/tsma_mshr.h"
 
@@ -15,18 +16,24 @@ namespace gputlm::mem {
 
 namespace {
 using Factory = std::function<std::unique_ptr<MshrIF>(const MshrConfig&, stats::Group&)>;
+using StorageFn = uint64_t (*)(const MshrConfig&, const MshrStorageGeometry&, const MshrFieldWidths&);
+struct Organisation {
+  std::string name;
+  Factory make;
+  StorageFn storage_bits;  // mshr_storage.h
+};
 
 template <class T>
 Factory factory() {
   return [](const MshrConfig& c, stats::Group& g) { return std::make_unique<T>(c, g); };
 }
 
-const std::vector<std::pair<std::string, Factory>>& registry() {
-  static const std::vector<std::pair<std::string, Factory>> r = {
-      {"conventional", factory<ConventionalMshr>()},
-      {"set_assoc", factory<SetAssocMshr>()},
-      {"tsma", factory<TsmaMshr>()},
-      {"htsma", factory<HtsmaMshr>()},
+const std::vector<Organisation>& registry() {
+  static const std::vector<Organisation> r = {
+      {"conventional", factory<ConventionalMshr>(), conventional_storage_bits},
+      {"set_assoc", factory<SetAssocMshr>(), set_assoc_storage_bits},
+      {"tsma", factory<TsmaMshr>(), tsma_storage_bits},
+      {"htsma", factory<HtsmaMshr>(), htsma_storage_bits},
   };
   return r;
 }
@@ -35,16 +42,27 @@ const std::vector<std::pair<std::string, Factory>>& registry() {
 const std::vector<std::string>& mshr_organisations() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n;
-    for (const auto& e : registry()) n.push_back(e.first);
+    for (const auto& e : registry()) n.push_back(e.name);
     return n;
   }();
   return names;
 }
 
-std::unique_ptr<MshrIF> make_mshr(const MshrConfig& cfg, stats::Group& parent) {
+const Organisation& organisation_named(const std::string& name) {
   for (const auto& e : registry())
-    if (e.first == cfg.organisation) return e.second(cfg, parent);
-  throw config::ConfigError("key 'mshr.organisation': unknown MSHR organisation \"" + cfg.organisation + "\"");
+    if (e.name == name) return e;
+  throw config::ConfigError("key 'mshr.organisation': unknown MSHR organisation \"" + name + "\"");
+}
+
+std::unique_ptr<MshrIF> make_mshr(const MshrConfig& cfg, stats::Group& parent, const MshrStorageGeometry* geometry) {
+  const Organisation& o = organisation_named(cfg.organisation);
+  auto mshr = o.make(cfg, parent);
+  if (geometry != nullptr) mshr->expose_storage_bits(o.storage_bits(cfg, *geometry, MshrFieldWidths{}));
+  return mshr;
+}
+
+uint64_t mshr_storage_bits(const MshrConfig& cfg, const MshrStorageGeometry& g) {
+  return organisation_named(cfg.organisation).storage_bits(cfg, g, MshrFieldWidths{});
 }
 
 void MshrConfig::validate(const std::string& key_prefix) const {

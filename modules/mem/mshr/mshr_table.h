@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,11 @@ class TableMshr : public MshrIF {
   uint32_t occupied() const override { return table_.occupied(); }
   uint32_t capacity() const override { return table_.entries(); }
   bool almost_full() const override { return capacity() - occupied() <= margin_; }
+  void expose_storage_bits(uint64_t bits) override {
+    storage_bits_ = std::make_unique<stats::Constant>(
+        stats_.group, "storage_bits", "storage of this MSHR organisation in bits (mshr_storage.h; 001 §1.2, §5.1-5.2)",
+        bits);
+  }
 
  protected:
   uint32_t checked(int32_t entry) const;
@@ -108,6 +114,7 @@ class TableMshr : public MshrIF {
   MshrTable table_;
   MshrStats stats_;
   uint32_t margin_;
+  std::unique_ptr<stats::Constant> storage_bits_;
 };
 
 }  // namespace gputlm::mem

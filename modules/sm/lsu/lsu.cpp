@@ -70,6 +70,7 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuConfig& cfg, const LsuPlacement&
       texture_coalescer_(make_coalescer(with_line(cfg_.coalescer, cfg_.texture_line_size), "lsu.texture_line_size")),
       bypass_cg_(cfg_.global_l1d_bypass != "none"),
       bypass_all_but_nc_(cfg_.global_l1d_bypass == "all_but_nc"),
+      bypass_all_(cfg_.global_l1d_bypass == "all"),
       shared_(cfg_.shared_memory, "lsu.shared_memory"),
       local_map_{cfg_.local_base, placement.num_sms, placement.threads_per_sm},
       pool_(kMaxLineBytes, std::string(basename()) + ".payloads"),

@@ -172,7 +172,7 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   const ClockDomain& domain_;
   std::unique_ptr<CoalescerIF> global_coalescer_, const_coalescer_, texture_coalescer_;
   // global_l1d_bypass, decoded: which global loads/stores go to the bypass port.
-  bool bypass_cg_, bypass_all_but_nc_;
+  bool bypass_cg_, bypass_all_but_nc_, bypass_all_;
   bool global_bypasses_l1d(const isa::Instruction* in) const;
   SharedMemoryBanks shared_;
   LocalMemoryMap local_map_;

@@ -48,9 +48,10 @@ struct LsuConfig {
             "which global loads and stores go past the L1D straight to the memory port (atomics: "
             "atomics_bypass_l1d). cg: those with the .cg cache operator (GPGPU-Sim's CACHE_GLOBAL, in every "
             "config); all_but_nc: every one except ld.global.nc, which stays cached (GPGPU-Sim "
-            "-gpgpu_gmem_skip_L1D 1, as in its SM6_TITANX config); none: all through the L1D. Local memory "
-            "always goes through the L1D",
-            config::one_of({"none", "cg", "all_but_nc"}));
+            "-gpgpu_gmem_skip_L1D 1, as in its SM6_TITANX config); all: every one, ld.global.nc too (001 ch. 4's "
+            "\"no data cache\" baseline, configs/variants/thesis_table4_3_nocache.json); none: all through the L1D. "
+            "Local memory always goes through the L1D",
+            config::one_of({"none", "cg", "all_but_nc", "all"}));
     v.param("max_inflight", max_inflight,
             "memory warp instructions the LSU tracks at once (loads waiting for data, stores being sent)",
             config::at_least(1));

@@ -40,10 +40,12 @@ void Lsu::prepare(uint64_t cycle) {
 }
 
 // GPGPU-Sim's rule (ldst_unit::memory_cycle): .cg (CACHE_GLOBAL) always skips the L1D; with
-// -gpgpu_gmem_skip_L1D every global access does, except .nc (CACHE_L1).
+// -gpgpu_gmem_skip_L1D every global access does, except .nc (CACHE_L1). `all`: no L1D for
+// global data at all (001 ch. 4's normalisation baseline, GPGPU-Sim 2.x without an L1D).
 bool Lsu::global_bypasses_l1d(const isa::Instruction* in) const {
   if (in == nullptr) return false;
   if (bypass_all_but_nc_) return (in->flags & isa::kNc) == 0;
+  if (bypass_all_) return true;
   return bypass_cg_ && in->cache == isa::CacheOp::Cg;
 }
 

@@ -9,6 +9,7 @@
 #include "core/config/config_source.h"
 #include "mem/mshr/htsma/htsma_mshr.h"
 #include "mem/mshr/mshr_if.h"
+#include "mem/mshr/mshr_storage.h"
 #include "mshr_golden.h"
 
 using namespace gputlm;
@@ -254,4 +255,98 @@ TEST_CASE("mshr config rejects impossible combinations naming the key", "[mshr][
   const auto src = config::ConfigSource::from_json(nlohmann::json{{"organisation", "tsmaa"}}, "test.json");
   MshrConfig r;
   CHECK_THROWS_WITH(config::read(src, r), Catch::Contains("organisation"));
+}
+
+// --- storage cost (mshr_storage.h) ------------------------------------------------------
+// The expected figures are worked by hand from 001's widths (§1.2 field, §5.1 TSMA, §5.2
+// HTSMA) for Table 5.1's L1D: 32 KB, 8-way, 128 B blocks = 32 sets x 8 ways, 32-bit addresses.
+
+namespace {
+MshrStorageGeometry table5_1_l1d() {
+  MshrStorageGeometry g;
+  g.cache_sets = 32;
+  g.cache_ways = 8;
+  g.line_size = 128;
+  return g;
+}
+MshrConfig organisation(const std::string& name, uint32_t entries, uint32_t small_entries = 4, uint32_t ways = 8) {
+  MshrConfig c;
+  c.organisation = name;
+  c.entries = entries;
+  c.fields = 8;
+  c.small_entries = small_entries;
+  c.ways = ways;
+  return c;
+}
+}  // namespace
+
+TEST_CASE("mshr storage: a field is 56 bits and an 8-field entry 56 bytes at 128 B blocks", "[mshr][storage]") {
+  // 001 §1.2: 1 + 5 + 5 + 32 + 6 + 7 (the text's sum says 55: digest §Z15); §5.5: "an MSHR
+  // entry with 8 MSHR fields as a 56-byte cache block".
+  CHECK(MshrFieldWidths{}.bits(128) == 56);
+  CHECK(8 * MshrFieldWidths{}.bits(128) == 56 * 8);
+  CHECK(MshrFieldWidths{}.bits(64) == 55);  // the offset follows the block size
+  CHECK(index_bits(1) == 0);
+  CHECK(index_bits(48) == 6);
+  CHECK(index_bits(64) == 6);
+  CHECK(index_bits(65) == 7);
+}
+
+TEST_CASE("mshr storage: conventional entries hold valid + 25-bit tag + 8 fields", "[mshr][storage]") {
+  // (1 + (32 - 7) + 8 x 56) = 474 bits per entry.
+  CHECK(conventional_storage_bits(organisation("conventional", 32), table5_1_l1d()) == 32u * 474u);
+  CHECK(conventional_storage_bits(organisation("conventional", 48), table5_1_l1d()) == 48u * 474u);
+  MshrStorageGeometry line64 = table5_1_l1d();
+  line64.line_size = 64;  // tag 26, field 55: 1 + 26 + 440
+  CHECK(conventional_storage_bits(organisation("conventional", 32), line64) == 32u * 467u);
+}
+
+TEST_CASE("mshr storage: set_assoc drops the set-index bits from each tag", "[mshr][storage]") {
+  // 64 entries / 8 ways = 8 sets: tag 25 - 3 = 22, entry 471.
+  CHECK(set_assoc_storage_bits(organisation("set_assoc", 64, 4, 8), table5_1_l1d()) == 64u * 471u);
+  // Fully associative (one set) is the conventional MSHR.
+  CHECK(set_assoc_storage_bits(organisation("set_assoc", 64, 4, 64), table5_1_l1d()) ==
+        conventional_storage_bits(organisation("conventional", 64), table5_1_l1d()));
+  // 6 sets (not a power of two, block mod 6): the whole tag is kept.
+  CHECK(set_assoc_storage_bits(organisation("set_assoc", 48, 4, 8), table5_1_l1d()) == 48u * 474u);
+}
+
+TEST_CASE("mshr storage: tsma has no tags but a share bit and IDX per cache block", "[mshr][storage]") {
+  // 48 x (1 + 448) entries + 48-bit availability vector + 6-bit IDX register
+  // + 256 blocks x (share 1 + IDX 6).
+  CHECK(tsma_storage_bits(organisation("tsma", 48), table5_1_l1d()) == 48u * 449u + 48u + 6u + 256u * 7u);
+}
+
+TEST_CASE("mshr storage: htsma adds hit bits share counters and a conventional s-MSHR", "[mshr][storage]") {
+  // Table 5.3's 32K L1D: TSMA 48 with a 4-entry s-MSHR. + 256 hit bits + 32 sets x
+  // log2(8 + 1) = 4-bit share_cnt + 4 x 474 (s-MSHR) + 1 (empty flag).
+  const uint64_t tsma = 48u * 449u + 48u + 6u + 256u * 7u;
+  CHECK(htsma_storage_bits(organisation("htsma", 48, 4), table5_1_l1d()) == tsma + 256u + 32u * 4u + 4u * 474u + 1u);
+  // A larger s-MSHR (Table 5.3: 12 for the 16K L1D) costs 474 bits per entry more.
+  CHECK(htsma_storage_bits(organisation("htsma", 48, 12), table5_1_l1d()) -
+            htsma_storage_bits(organisation("htsma", 48, 4), table5_1_l1d()) ==
+        8u * 474u);
+}
+
+TEST_CASE("mshr storage: the registry picks each organisation's function and make_mshr exposes it",
+          "[mshr][storage]") {
+  for (const std::string& name : mshr_organisations()) {
+    const MshrConfig cfg = organisation(name, 64);
+    stats::Group root("root");
+    const MshrStorageGeometry g = table5_1_l1d();
+    auto dut = make_mshr(cfg, root, &g);
+    const auto* s = root.find("mshr.storage_bits");
+    REQUIRE(s != nullptr);
+    CHECK(static_cast<uint64_t>(s->scalar(stats::View::Total)) == mshr_storage_bits(cfg, g));
+    root.end_epoch();
+    root.reset();  // a constant: the same after an epoch and a reset
+    CHECK(static_cast<uint64_t>(s->scalar(stats::View::Epoch)) == mshr_storage_bits(cfg, g));
+  }
+  CHECK(mshr_storage_bits(organisation("conventional", 64), table5_1_l1d()) == 64u * 474u);
+  CHECK(mshr_storage_bits(organisation("tsma", 64), table5_1_l1d()) ==
+        tsma_storage_bits(organisation("tsma", 64), table5_1_l1d()));
+  stats::Group root("root");
+  auto plain = make_mshr(organisation("conventional", 8), root);  // no geometry: no statistic
+  CHECK(root.find("mshr.storage_bits") == nullptr);
+  CHECK_THROWS_AS(mshr_storage_bits(organisation("bogus", 8), table5_1_l1d()), config::ConfigError);
 }

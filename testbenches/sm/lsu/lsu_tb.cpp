@@ -438,6 +438,29 @@ TEST_CASE("lsu global_l1d_bypass all_but_nc sends global loads and stores past t
   b.check_quiet();
 }
 
+TEST_CASE("lsu global_l1d_bypass all sends every global load and store past the L1D and local through it",
+          "[lsu]") {
+  LsuConfig cfg;
+  cfg.global_l1d_bypass = "all";  // 001 ch. 4's "no data cache" baseline
+  Bench b(cfg, false);
+  auto* load = b.mem(StateSpace::Global, isa::AccessKind::Load, 4, ~0u, [](uint32_t l) { return 0x8000 + 4 * l; }, 1);
+  auto* nc = with_modifiers(
+      b, b.mem(StateSpace::Global, isa::AccessKind::Load, 4, ~0u, [](uint32_t l) { return 0x9000 + 4 * l; }, 2),
+      isa::CacheOp::None, isa::kNc);
+  auto* store = b.mem(StateSpace::Global, isa::AccessKind::Store, 4, 0xFF, [](uint32_t l) { return 0xB000 + 4 * l; }, 4);
+  auto* local = b.mem(StateSpace::Local, isa::AccessKind::Load, 4, ~0u, [](uint32_t) { return 0; }, 5);
+  b.run_in_order({load, nc, store, local});
+  REQUIRE(b.sink->retired.size() == 4);
+  // Past the L1D: the plain load, the .nc load (unlike all_but_nc) and the store.
+  REQUIRE(b.fake_b->accepted.size() == 3);
+  CHECK(b.fake_b->accepted[0].address == 0x8000);
+  CHECK(b.fake_b->accepted[1].address == 0x9000);
+  CHECK(b.fake_b->accepted[2].kind == AccessKind::Store);
+  REQUIRE(b.fake_d->accepted.size() == 1);
+  CHECK(b.fake_d->accepted[0].space == MemSpace::Local);
+  b.check_quiet();
+}
+
 // One run per process (a single sc_start): the two modes are two test cases.
 void check_cg_rule(const char* mode) {
   LsuConfig cfg;

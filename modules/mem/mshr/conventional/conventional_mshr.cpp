@@ -1,4 +1,5 @@
 #include "mem/mshr/conventional/conventional_mshr.h"
+#include "mem/mshr/mshr_storage.h"
 
 #include <stdexcept>
 #include <string>
@@ -24,6 +25,16 @@ int32_t ConventionalMshr::find_for_fill(uint64_t block, int32_t /*returned_index
     throw std::runtime_error("conventional MSHR: fill for block " + hex_address(block) +
                              " that no entry waits for");
   return e;
+}
+
+}  // namespace gputlm::mem
+
+namespace gputlm::mem {
+
+// 001 §1.2, Fig. 1.2: each entry has a valid bit, a block tag and its fields.
+uint64_t conventional_storage_bits(const MshrConfig& cfg, const MshrStorageGeometry& g, const MshrFieldWidths& w) {
+  const uint64_t tag = g.address_bits - index_bits(g.line_size);
+  return uint64_t{cfg.entries} * (1 + tag + uint64_t{cfg.fields} * w.bits(g.line_size));
 }
 
 }  // namespace gputlm::mem

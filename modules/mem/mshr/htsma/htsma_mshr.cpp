@@ -1,4 +1,5 @@
 #include "mem/mshr/htsma/htsma_mshr.h"
+#include "mem/mshr/mshr_storage.h"
 
 #include <stdexcept>
 #include <string>
@@ -107,6 +108,21 @@ uint64_t HtsmaMshr::block_of(int32_t entry) const {
 }
 bool HtsmaMshr::line_reserved(int32_t entry) const {
   return is_small(entry) ? false : TableMshr::line_reserved(entry);
+}
+
+}  // namespace gputlm::mem
+
+namespace gputlm::mem {
+
+// 001 §5.2 (digest §E5): the TSMA, a hit bit per cache block, a share_cnt of
+// log2(assoc + 1) bits per set, the s-MSHR (a conventional MSHR of small_entries entries)
+// and its `empty` flag.
+uint64_t htsma_storage_bits(const MshrConfig& cfg, const MshrStorageGeometry& g, const MshrFieldWidths& w) {
+  MshrConfig small = cfg;
+  small.entries = cfg.small_entries;
+  const uint64_t lines = uint64_t{g.cache_sets} * g.cache_ways;
+  return tsma_storage_bits(cfg, g, w) + lines + uint64_t{g.cache_sets} * index_bits(uint64_t{g.cache_ways} + 1) +
+         conventional_storage_bits(small, g, w) + 1;
 }
 
 }  // namespace gputlm::mem

@@ -1,4 +1,5 @@
 #include "mem/mshr/tsma/tsma_mshr.h"
+#include "mem/mshr/mshr_storage.h"
 
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,20 @@ int32_t TsmaMshr::checked_index(uint64_t block, int32_t index) const {
 
 int32_t TsmaMshr::find_for_fill(uint64_t block, int32_t returned_index) {
   return checked_index(block, returned_index);
+}
+
+}  // namespace gputlm::mem
+
+namespace gputlm::mem {
+
+// 001 §5.1, Fig. 5.2 (digest §E4): tagless entries (valid + fields); the index generator's
+// availability vector (one bit per entry) and IDX register (log2 entries); a share bit and
+// an IDX in every cache block. The IDX carried by requests in flight is not storage here.
+uint64_t tsma_storage_bits(const MshrConfig& cfg, const MshrStorageGeometry& g, const MshrFieldWidths& w) {
+  const uint64_t idx = index_bits(cfg.entries);
+  const uint64_t lines = uint64_t{g.cache_sets} * g.cache_ways;
+  return uint64_t{cfg.entries} * (1 + uint64_t{cfg.fields} * w.bits(g.line_size)) + cfg.entries + idx +
+         lines * (1 + idx);
 }
 
 }  // namespace gputlm::mem
