@@ -220,9 +220,9 @@ void Gpu::simulate_until(uint64_t until) {
         throw SimulationError(std::string(e.get_msg()) + " (at core cycle " + std::to_string(core_.now()) + ")");
       }
     }
-    if (stopped_) {  // paused by run()'s stop condition: simulated up to now only
+    if (stopped_) {  // paused by run()'s stop condition, within cycle now: the cycles before
+      // it are done; observers look at the next piece's end, once this cycle is whole.
       simulated_to_ = std::max(simulated_to_, core_.now());
-      if (!observers_.empty()) notify_observers();
       return;
     }
     // Every event before `end` has been processed; starved, nothing will ever happen again.
