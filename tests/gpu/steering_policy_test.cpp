@@ -241,8 +241,13 @@ TEST_CASE("steering_policy ilp_tlp when_alone spill gives a kernel alone every S
   CHECK(ilp_tlp("wait", "kind")->choose(k, 200, gpu_h(2)) == Set{0, 1, 2});
   // 6 CTAs = 6144 threads: ILP, whose 2 SMs hold 2 x 2 = 4 at once < 6 -> all 5.
   CHECK(spill->choose(k, 6, gpu_h(2)) == Set{0, 1, 2, 3, 4});
+  // Spilled, it prefers its kind's SMs.
+  CHECK(spill->preferred(k, 200, gpu_h(2)) == Set{0, 1, 2});
+  CHECK(spill->preferred(k, 6, gpu_h(2)) == Set{3, 4});
   // 4 CTAs: ILP (4096 threads), and its 2 SMs hold all 4 at once: it keeps to its kind.
   CHECK(spill->choose(k, 4, gpu_h(2)) == Set{3, 4});
+  CHECK(spill->preferred(k, 4, gpu_h(2)).empty());
+  CHECK(ilp_tlp("wait", "kind")->preferred(k, 200, gpu_h(2)).empty());
   // Not alone: another kernel runs (on any SMs) or one of another stream waits to be placed.
   CHECK(spill->choose(k, 200, gpu_h(2, {{3}})) == Set{0, 1, 2});
   gpu::SteeringContext waiting = gpu_h(2);
@@ -271,6 +276,31 @@ TEST_CASE("cta_scheduler with ilp_tlp when_alone spill: a big kernel alone fills
   sc_core::sc_start();
   CHECK(b.sms_of(0) == Set{0, 1, 2, 3, 4});
   CHECK(b.sms_of(1) == Set{0, 1, 2, 3, 4});
+  // Its kind's SMs first: the first 18 CTAs (3 TLP SMs x 6) all go to SMs 0, 2, 4.
+  REQUIRE(b.log.size() >= 19);
+  for (std::size_t i = 0; i < 18; ++i) {
+    INFO("launch " << i << " on sm" << b.log[i].sm);
+    CHECK(b.log[i].sm % 2 == 0);
+  }
+  CHECK(b.log[18].sm % 2 == 1);
+}
+
+TEST_CASE("cta_scheduler with ilp_tlp when_alone spill: an ILP kernel too big for its kind fills the ILP SMs first",
+          "[gpu][cta_scheduler][steering]") {
+  FakeGpu b(5, FakeSmLimits{}, [](uint32_t, uint64_t) { return 60; }, spill_config(), kSpillKinds);
+  // 1024-thread CTAs: one per SM (32 warps, but 6 x 1024 = 6144 threads <= 32768 -> ILP);
+  // the 2 ILP SMs hold 2 < 6.
+  sm::KernelInstance k0 = named_kernel(0, "small", 1024);
+  b.sched->submit(k0, 6, {0, {}});
+  sc_core::sc_start();
+  CHECK(b.sms_of(0) == Set{0, 1, 2, 3, 4});
+  REQUIRE(b.log.size() == 6);
+  CHECK(b.log[0].sm % 2 == 1);
+  CHECK(b.log[1].sm % 2 == 1);
+  for (std::size_t i = 2; i < 5; ++i) CHECK(b.log[i].sm % 2 == 0);
+  // The sixth waits for a free SM: the first to free, an ILP one, takes it (all CTAs last
+  // 60 cycles, and the ILP SMs got theirs first).
+  CHECK(b.log[5].sm % 2 == 1);
 }
 
 TEST_CASE("cta_scheduler with ilp_tlp when_alone spill: a kernel of another stream waiting keeps both to their kinds",

@@ -356,6 +356,12 @@ void CtaScheduler::admit(uint64_t cycle) {
         ++it;
         continue;
       }
+      r->preferred = steering_->preferred(*r->kernel, r->cta_count, ctx);
+      std::sort(r->preferred.begin(), r->preferred.end());
+      for (uint32_t s : r->preferred)
+        if (!in_set(set, s))
+          throw std::logic_error(std::string(name()) + ": steering policy '" + steering_->name() + "' prefers SM " +
+                                 std::to_string(s) + " for kernel " + r->kernel->name + ", which it did not choose");
       r->sm_set = std::move(set);
       refused_at_.erase(r->kernel->id);
     }
@@ -371,7 +377,16 @@ void CtaScheduler::admit(uint64_t cycle) {
   }
 }
 
+// A kernel with preferred SMs (a spilled kernel, SteeringPolicyIF::preferred) gets a CTA
+// on its other SMs only when no SM can take a CTA in the preferred-only pass.
 bool CtaScheduler::issue_one(uint64_t cycle, std::vector<uint8_t>& used) {
+  const bool preferences =
+      std::any_of(running_.begin(), running_.end(), [](const KernelRecord* r) { return !r->preferred.empty(); });
+  if (preferences && issue_pass(cycle, used, true)) return true;
+  return issue_pass(cycle, used, false);
+}
+
+bool CtaScheduler::issue_pass(uint64_t cycle, std::vector<uint8_t>& used, bool preferred_only) {
   const uint32_t n = sm_count();
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t s = (rr_next_ + i) % n;
@@ -388,6 +403,7 @@ bool CtaScheduler::issue_one(uint64_t cycle, std::vector<uint8_t>& used) {
     for (KernelRecord* r : running_) {
       if (r->all_issued() || cycle < r->issue_from || !in_set(r->sm_set, s) || !slot.sm->can_accept_cta(*r->kernel))
         continue;
+      if (preferred_only && !r->preferred.empty() && !in_set(r->preferred, s)) continue;
       const uint64_t cta = r->ctas_issued++;
       kernel_boundary(slot, *r);
       slot.sm->launch_cta(*r->kernel, cta);

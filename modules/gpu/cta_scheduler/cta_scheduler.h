@@ -129,6 +129,8 @@ struct KernelRecord {
   uint32_t stream = 0;
   uint64_t cta_count = 0;
   std::vector<uint32_t> sm_set;  // chosen at admission
+  // Of sm_set, the SMs its CTAs go to first (SteeringPolicyIF::preferred); empty: none.
+  std::vector<uint32_t> preferred;
   uint64_t submit_cycle = kNotYet, admit_cycle = kNotYet;
   uint64_t issue_from = 0;                  // first cycle a CTA may be launched (after the launch latency)
   uint64_t first_cta_cycle = kNotYet;       // first CTA launched
@@ -238,6 +240,9 @@ class CtaScheduler : public sc_core::sc_module {
   void retire_completions();
   void admit(uint64_t cycle);
   bool issue_one(uint64_t cycle, std::vector<uint8_t>& used);
+  // One round-robin pass over the SMs; with `preferred_only`, a kernel with preferred SMs
+  // takes only those.
+  bool issue_pass(uint64_t cycle, std::vector<uint8_t>& used, bool preferred_only);
   // Before a CTA of `r` is launched on `slot`: the kernel-boundary L1 invalidation.
   void kernel_boundary(SmSlot& slot, const KernelRecord& r);
   // What steering policies see; max_resident_ctas is filled for `kernel` if given.

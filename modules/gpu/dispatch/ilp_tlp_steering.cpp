@@ -38,32 +38,45 @@ const std::string& IlpTlpSteering::kind_for(const sm::KernelInstance& kernel, ui
   return warps_per_sm < cfg_.ilp_below_warps || threads <= cfg_.ilp_max_threads ? cfg_.ilp_kind : cfg_.tlp_kind;
 }
 
-std::vector<uint32_t> IlpTlpSteering::choose(const sm::KernelInstance& kernel, uint64_t cta_count,
-                                             const SteeringContext& ctx) const {
+IlpTlpSteering::Placement IlpTlpSteering::place(const sm::KernelInstance& kernel, uint64_t cta_count,
+                                                const SteeringContext& ctx) const {
   // The kernel's concurrency is judged on the baseline (TLP) SM, as the paper does.
   const auto tlp = std::find(ctx.sm_kinds.begin(), ctx.sm_kinds.end(), cfg_.tlp_kind);
   const uint32_t ctas_per_sm =
       tlp == ctx.sm_kinds.end() ? 0 : ctx.max_resident_ctas.at(static_cast<std::size_t>(tlp - ctx.sm_kinds.begin()));
   const std::string& kind = kind_for(kernel, cta_count, ctas_per_sm);
-  std::vector<uint32_t> out;
+  Placement p;
   uint64_t kind_ctas = 0;  // CTAs its kind's SMs hold at once
   for (uint32_t s = 0; s < ctx.sm_count; ++s)
     if (ctx.sm_kinds[s] == kind) {
-      out.push_back(s);
+      p.kind_sms.push_back(s);
       kind_ctas += ctx.max_resident_ctas.empty() ? 0 : ctx.max_resident_ctas[s];
     }
   // Alone (nothing runs, nothing else waits) and too big for its kind in one wave: the
   // other kind's SMs would idle, so the kernel takes them too.
-  if (spill_ && ctx.running_sets.empty() && ctx.waiting_kernels == 0 && cta_count > kind_ctas) {
-    out.resize(ctx.sm_count);
-    for (uint32_t s = 0; s < ctx.sm_count; ++s) out[s] = s;
-    return out;
+  p.spill = spill_ && ctx.running_sets.empty() && ctx.waiting_kernels == 0 && cta_count > kind_ctas;
+  return p;
+}
+
+std::vector<uint32_t> IlpTlpSteering::choose(const sm::KernelInstance& kernel, uint64_t cta_count,
+                                             const SteeringContext& ctx) const {
+  Placement p = place(kernel, cta_count, ctx);
+  if (p.spill) {
+    std::vector<uint32_t> all(ctx.sm_count);
+    for (uint32_t s = 0; s < ctx.sm_count; ++s) all[s] = s;
+    return all;
   }
-  if (share_) return out;
+  if (share_) return std::move(p.kind_sms);
   for (const std::vector<uint32_t>& set : ctx.running_sets)
-    for (uint32_t s : out)
+    for (uint32_t s : p.kind_sms)
       if (std::binary_search(set.begin(), set.end(), s)) return {};  // busy: wait
-  return out;
+  return std::move(p.kind_sms);
+}
+
+std::vector<uint32_t> IlpTlpSteering::preferred(const sm::KernelInstance& kernel, uint64_t cta_count,
+                                                const SteeringContext& ctx) const {
+  Placement p = place(kernel, cta_count, ctx);
+  return p.spill ? std::move(p.kind_sms) : std::vector<uint32_t>{};
 }
 
 }  // namespace gputlm::gpu

@@ -9,9 +9,9 @@
 // one that matches the reported winners.) Concurrent kernels run on disjoint SM sets: a
 // kernel whose kind's SMs a running kernel uses waits (`when_busy` = wait) or shares
 // them (share). A kernel placed alone (none runs, none of another stream waits) whose CTAs
-// do not all fit its kind's SMs at once takes every SM when `when_alone` = spill (the
-// reading under which 004 Fig. 11's single kernels can use the whole GPU-H; §Z reading,
-// docs/platforms/ilp.md); with `kind` (the default) it keeps to its kind.
+// do not all fit its kind's SMs at once takes every SM when `when_alone` = spill, its
+// kind's SMs preferred (the reading under which 004 Fig. 11's single kernels can use the
+// whole GPU-H, docs/platforms/ilp.md); with `kind` (the default) it keeps to its kind.
 #pragma once
 
 #include <string>
@@ -30,11 +30,21 @@ class IlpTlpSteering final : public SteeringPolicyIF {
   void check(const SteeringContext& ctx) const override;
   std::vector<uint32_t> choose(const sm::KernelInstance& kernel, uint64_t cta_count,
                                const SteeringContext& ctx) const override;
+  // A spilled kernel prefers its kind's SMs.
+  std::vector<uint32_t> preferred(const sm::KernelInstance& kernel, uint64_t cta_count,
+                                  const SteeringContext& ctx) const override;
 
   // The kind the rule gives a kernel whose CTAs fit `ctas_per_sm` at a time on a TLP SM.
   const std::string& kind_for(const sm::KernelInstance& kernel, uint64_t cta_count, uint32_t ctas_per_sm) const;
 
  private:
+  // The rule's kind's SMs, and whether the kernel spills onto every SM.
+  struct Placement {
+    std::vector<uint32_t> kind_sms;
+    bool spill = false;
+  };
+  Placement place(const sm::KernelInstance& kernel, uint64_t cta_count, const SteeringContext& ctx) const;
+
   IlpTlpSteeringConfig cfg_;
   bool share_;
   bool spill_;

@@ -121,6 +121,14 @@ class SteeringPolicyIF {
   // kernel waits for a running kernel to complete).
   virtual std::vector<uint32_t> choose(const sm::KernelInstance& kernel, uint64_t cta_count,
                                        const SteeringContext& ctx) const = 0;
+  // Of choose()'s answer (same arguments), the SMs the kernel's CTAs go to first: another
+  // chosen SM gets a CTA only when none of these can take one. Empty (the default): all
+  // chosen SMs alike.
+  virtual std::vector<uint32_t> preferred(const sm::KernelInstance& kernel, uint64_t cta_count,
+                                          const SteeringContext& ctx) const {
+    (void)kernel, (void)cta_count, (void)ctx;
+    return {};
+  }
 };
 
 // Every steering policy's parameters (groups of cta_scheduler in the config).
