@@ -10,43 +10,10 @@ import re
 import subprocess
 import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from suite_runner import args
+from suite_runner import MISFITS_16K as MISFITS, args, run_suite_with_misfits
 
 gputlm, workloads, tmp, (ilp,) = args(1)
-
-# workload -> the launch error it must give on the 16k-register, 16 KB SM
-MISFITS = {
-    "leukocyte": "one CTA does not fit an SM (registers 16640 > 16384)",
-    "mrig": "one CTA does not fit an SM (registers 32768 > 16384)",
-    "storegpu": "one CTA does not fit an SM (shared memory 32768 > 16384)",
-}
-
-out = os.path.join(tmp, "ilp")
-cmd = [gputlm, "suite", "--config", ilp, "--workloads", workloads, "-j", "2", "--out", out]
-run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-with open(out + ".txt", "w") as f:
-    f.write(run.stdout)
-rows = {}
-for line in run.stdout.splitlines():
-    m = re.match(r"^(\S+)\s+(PASS|FAIL|ERROR)\b", line)
-    if m:
-        rows[m.group(1)] = m.group(2)
-problems = []
-if len(rows) < 20:
-    problems.append(f"only {len(rows)} workloads in the table")
-for name, status in sorted(rows.items()):
-    if name in MISFITS:
-        if status != "ERROR" or MISFITS[name] not in run.stdout:
-            problems.append(f"{name}: expected ERROR '{MISFITS[name]}', got {status}")
-    elif status != "PASS":
-        problems.append(f"{name}: {status}")
-for name in MISFITS:
-    if name not in rows:
-        problems.append(f"{name}: not in the suite table")
-if problems:
-    sys.stderr.write(run.stdout)
-    sys.exit("ilp suite: " + "; ".join(problems))
-print(f"ilp: {len(rows) - len(MISFITS)} workloads verified, {len(MISFITS)} refused at launch as expected")
+run_suite_with_misfits(gputlm, workloads, tmp, "ilp", ilp, MISFITS)
 
 # The misfits verify on a large enough SM.
 params = ["sm.registers=32768", "sm.shared_bytes=32768"]
