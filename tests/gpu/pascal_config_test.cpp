@@ -58,8 +58,8 @@ TEST_CASE("pascal config titanx has the TITAN X parameters of KAWS Table 1", "[g
 TEST_CASE("pascal platform is registered and takes overrides and bad keys like fermi", "[gpu][pascal]") {
   CHECK(platforms::find("pascal").list_params().size() > 50);
   CHECK(load({"sm.scheduler.policy=lrr"}).sm.scheduler.policy == "lrr");
-  CHECK_THROWS_WITH(load({"sm.lsu.global_l1d_bypass=all"}),
-                    Catch::Contains("sm.lsu.global_l1d_bypass") && Catch::Contains("none, cg, all_but_nc"));
+  CHECK_THROWS_WITH(load({"sm.lsu.global_l1d_bypass=everything"}),
+                    Catch::Contains("sm.lsu.global_l1d_bypass") && Catch::Contains("none, cg, all_but_nc, all"));
   CHECK_THROWS_WITH(load({"sm.exec.sp_units=6"}), Catch::Contains("exec.sp_units"));
   // The SM keeps its busy execution units in a 64-bit mask.
   CHECK_THROWS_WITH(load({"sm.exec.sp_units=60", "sm.exec.sfu_units=8"}),
