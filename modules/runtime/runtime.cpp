@@ -74,6 +74,10 @@ void Runtime::check_range(uint64_t addr, uint64_t bytes, const char* what) const
 void Runtime::memcpy_to_device(DevicePtr dst, const void* src, uint64_t bytes) {
   if (bytes == 0) return;
   synchronize();
+  write_device(dst, src, bytes);
+}
+
+void Runtime::write_device(DevicePtr dst, const void* src, uint64_t bytes) {
   check_range(dst.addr, bytes, "memcpy_to_device");
   memory_->store.write(dst.addr, src, bytes);
 }
@@ -172,8 +176,7 @@ std::vector<uint32_t> Runtime::synchronize_any_stream() {
 void Runtime::memcpy_to_device_on_stream(DevicePtr dst, const void* src, uint64_t bytes, uint32_t stream) {
   if (bytes == 0) return;
   synchronize_stream(stream);
-  check_range(dst.addr, bytes, "memcpy_to_device");
-  memory_->store.write(dst.addr, src, bytes);
+  write_device(dst, src, bytes);
 }
 
 }  // namespace gputlm::runtime

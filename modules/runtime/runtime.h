@@ -110,6 +110,8 @@ class Runtime {
   };
   std::vector<Loaded> modules_;
   void take_results(std::vector<LaunchResult> done);
+  // The copy itself, once the launches it waits for have completed.
+  void write_device(DevicePtr dst, const void* src, uint64_t bytes);
 
   std::vector<LaunchResult> results_;
   std::size_t launches_ = 0;

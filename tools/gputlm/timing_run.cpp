@@ -45,20 +45,22 @@ class SynchronizeTimer : public runtime::ExecutionBackend {
   std::string name() const override { return inner_->name(); }
   void launch(const runtime::LaunchRequest& request) override { inner_->launch(request); }
   std::vector<runtime::LaunchResult> synchronize() override {
-    const auto begin = std::chrono::steady_clock::now();
-    std::vector<runtime::LaunchResult> out = inner_->synchronize();
-    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    return out;
+    return timed([&] { return inner_->synchronize(); });
   }
   std::vector<runtime::LaunchResult> synchronize_stream(std::optional<uint32_t> stream) override {
-    const auto begin = std::chrono::steady_clock::now();
-    std::vector<runtime::LaunchResult> out = inner_->synchronize_stream(stream);
-    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    return out;
+    return timed([&] { return inner_->synchronize_stream(stream); });
   }
   double seconds() const { return seconds_; }
 
  private:
+  template <class Sync>
+  std::vector<runtime::LaunchResult> timed(Sync sync) {
+    const auto begin = std::chrono::steady_clock::now();
+    std::vector<runtime::LaunchResult> out = sync();
+    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    return out;
+  }
+
   std::unique_ptr<runtime::ExecutionBackend> inner_;
   double seconds_ = 0;
 };

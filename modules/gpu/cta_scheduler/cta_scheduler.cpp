@@ -145,8 +145,11 @@ SteeringContext CtaScheduler::steering_context(const sm::KernelInstance* kernel)
   if (kernel)
     for (const SmSlot& s : sms_) ctx.max_resident_ctas.push_back(s.sm->max_resident_ctas(*kernel));
   for (const KernelRecord* other : running_) ctx.running_sets.push_back(other->sm_set);
-  for (const KernelRecord* queued : queue_)
-    if (kernel && queued->kernel != kernel && queued->stream != record(kernel->id).stream) ++ctx.waiting_kernels;
+  if (kernel) {
+    const uint32_t stream = record(kernel->id).stream;  // its own stream's later launches do not count
+    for (const KernelRecord* queued : queue_)
+      if (queued->stream != stream) ++ctx.waiting_kernels;
+  }
   return ctx;
 }
 
