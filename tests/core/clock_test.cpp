@@ -1,8 +1,13 @@
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <memory>
+#include <string>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 #include "core/clock/clock_domain.h"
+#include "core/clock/clock_ticker.h"
 #include "core/clock/clocked_process.h"
 #include "core/clock/cycle_queue.h"
 #include "core/clock/input_buffer.h"
@@ -91,6 +96,76 @@ TEST_CASE("clocked_process started awake ticks from cycle 0", "[clock]") {
   sc_core::sc_start(sc_time(1, sc_core::SC_US));
   CHECK(busy.n == 5);
   CHECK(busy.proc.activations() == 5);
+}
+
+namespace {
+// Blocks of one domain that record (cycle, id) at each tick and stay busy for their own
+// number of cycles after every wake-up; more than 64 of them use several words of the
+// ticker's due mask.
+struct Crowd : sc_core::sc_module {
+  ClockDomain domain = ClockDomain::from_mhz("d", 1000.0);
+  std::vector<std::pair<uint64_t, int>> ticks;
+  std::vector<int> busy_left;
+  std::vector<std::unique_ptr<ClockedProcess>> procs;
+  explicit Crowd(sc_core::sc_module_name n, int count) : sc_module(n), busy_left(count, 0) {
+    for (int i = 0; i < count; ++i)
+      procs.push_back(std::make_unique<ClockedProcess>("tick", domain, [this, i](uint64_t c) {
+        ticks.emplace_back(c, i);
+        return --busy_left[i] > 0;
+      }));
+  }
+};
+struct CrowdDriver : sc_core::sc_module {
+  Crowd& crowd;
+  SC_HAS_PROCESS(CrowdDriver);
+  CrowdDriver(sc_core::sc_module_name n, Crowd& c) : sc_module(n), crowd(c) { SC_THREAD(run); }
+  void run() {
+    wait(crowd.domain.period() * 5);
+    for (int i = static_cast<int>(crowd.procs.size()) - 1; i >= 0; --i) {  // woken in reverse order
+      crowd.busy_left[i] = 1 + i % 4;
+      crowd.procs[i]->wake();
+      if (i % 3 == 0) crowd.procs[i]->wake_at(20 + i % 5);  // some timers, several per edge
+    }
+  }
+};
+std::vector<std::pair<uint64_t, int>> run_crowd(const char* name, uint64_t seed) {
+  ClockTicker::set_order_seed(seed);
+  Crowd crowd(name, 70);
+  CrowdDriver driver((std::string(name) + "_driver").c_str(), crowd);
+  const sc_core::sc_time start = sc_core::sc_time_stamp();
+  sc_core::sc_start(sc_time(100, SC_NS));
+  ClockTicker::set_order_seed(0);
+  const uint64_t base = start.value() / crowd.domain.period().value();
+  for (auto& t : crowd.ticks) t.first -= base;
+  return crowd.ticks;
+}
+}  // namespace
+
+// Woken at edge 5 (in reverse order): all 70 tick at 6, each stays busy 1 + i % 4 edges,
+// and every third also ticks at its timer 20 + i % 5; in creation order within an edge.
+std::vector<std::pair<uint64_t, int>> crowd_expected() {
+  std::vector<std::pair<uint64_t, int>> expected;
+  for (uint64_t c = 6; c < 10; ++c)
+    for (int i = 0; i < 70; ++i)
+      if (c < 6 + static_cast<uint64_t>(1 + i % 4)) expected.emplace_back(c, i);
+  for (uint64_t c = 20; c < 25; ++c)
+    for (int i = 0; i < 70; i += 3)
+      if (static_cast<uint64_t>(20 + i % 5) == c) expected.emplace_back(c, i);
+  return expected;
+}
+
+// One simulation per test case (one sc_start per process).
+TEST_CASE("clock_ticker ticks a domain's due blocks once per edge in creation order", "[clock]") {
+  CHECK(run_crowd("ordered", 0) == crowd_expected());
+}
+
+TEST_CASE("clock_ticker with an order seed shuffles each edge and ticks the same blocks", "[clock]") {
+  auto shuffled = run_crowd("shuffled", 12345);
+  const auto expected = crowd_expected();
+  REQUIRE(shuffled.size() == expected.size());
+  CHECK(shuffled != expected);  // the order within an edge differs...
+  std::stable_sort(shuffled.begin(), shuffled.end());
+  CHECK(shuffled == expected);  // ...the (edge, block) ticks do not (expected is sorted)
 }
 
 TEST_CASE("cycle_queue is bounded and releases entries at their cycle", "[clock]") {

@@ -6,7 +6,9 @@
 // Exit status: 0 when every expectation
 // holds, 3 when an output mismatches, 1 on any error (malformed spec, execution error),
 // 2 on bad usage.
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "core/clock/clock_ticker.h"
 #include "timing_run.h"
 #include "isa/ir.h"
 #include "runtime/concurrent_spec.h"
@@ -34,7 +37,7 @@ int usage(FILE* out) {
                "usage: gputlm run SPEC.json (--functional | --config GPU.json [-p key=value]... [--progress]\n"
                "                 [--timeline FILE [--timeline-window A:B] [--timeline-counters N]]\n"
                "                 [--transactions FILE] [--transactions-on KINDS] [--sample-every N])\n"
-               "                 [--stats FILE] [--quiet]\n\n"
+               "                 [--stats FILE] [--quiet] [--tick-order-seed N]\n\n"
                "Runs the kernels of a launch spec (docs/launch-spec.md) and checks its outputs.\n"
                "  --functional   run on the functional SIMT executor (no timing)\n"
                "  --config FILE  run cycle by cycle on the timing GPU of FILE (configs/fermi_gtx480.json)\n"
@@ -54,6 +57,9 @@ int usage(FILE* out) {
                "                          l1i,l1d,l1c,l1t,icnt,l2,dram or all (default l1d,l2,dram)\n"
                "  --sample-every N        add a \"time_series\" to --stats: IPC, hit rates, DRAM bytes/cycle and\n"
                "                          stall classes every N core cycles (the config's sample_period)\n"
+               "Checking the model:\n"
+               "  --tick-order-seed N     tick the blocks due at a clock edge in an order shuffled per edge from\n"
+               "                          N (0: creation order, the default); the statistics must not change\n"
                "Exit status: 0 all expectations hold, 3 an output mismatches, 1 error, 2 usage.\n");
   return out == stdout ? 0 : 2;
 }
@@ -155,7 +161,7 @@ int cmd_run(int argc, char** argv) {
   std::vector<std::string> overrides;
   bool functional = false, quiet = false, progress = false;
   gputlm::cli::TimingRunOptions t;
-  std::string counters;
+  std::string counters, order_seed;
   // Options of a timing run that only observe it: refused with --functional.
   std::vector<std::string> observing;
   for (int i = 1; i < argc; ++i) {
@@ -171,13 +177,15 @@ int cmd_run(int argc, char** argv) {
     else if (a == "--transactions") value = &t.transactions_path;
     else if (a == "--transactions-on") value = &t.transactions_on;
     else if (a == "--sample-every") value = &t.sample_every;
+    else if (a == "--tick-order-seed") value = &order_seed;
     if (value != nullptr) {
       if (i + 1 >= argc) {
         std::fprintf(stderr, "gputlm run: %s needs a value\n", a.c_str());
         return usage(stderr);
       }
       *value = argv[++i];
-      if (a.rfind("--timeline", 0) == 0 || a.rfind("--transactions", 0) == 0 || a == "--sample-every")
+      if (a.rfind("--timeline", 0) == 0 || a.rfind("--transactions", 0) == 0 || a == "--sample-every" ||
+          a == "--tick-order-seed")
         observing.push_back(a);
     } else if (a == "--functional") {
       functional = true;
@@ -211,6 +219,16 @@ int cmd_run(int argc, char** argv) {
   if (!observing.empty() && functional) {
     std::fprintf(stderr, "gputlm run: %s observes a timing run: use it with --config\n", observing.front().c_str());
     return usage(stderr);
+  }
+  if (!order_seed.empty()) {
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long seed = std::strtoull(order_seed.c_str(), &end, 10);
+    if (order_seed[0] == '-' || end == order_seed.c_str() || *end != '\0' || errno == ERANGE) {
+      std::fprintf(stderr, "gputlm run: --tick-order-seed needs an unsigned integer, got '%s'\n", order_seed.c_str());
+      return 2;
+    }
+    gputlm::ClockTicker::set_order_seed(seed);
   }
   if (!config_path.empty()) {
     if (!counters.empty()) {

@@ -1,5 +1,7 @@
 #include "core/clock/clock_domain.h"
 
+#include "core/clock/clock_ticker.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -23,6 +25,11 @@ ClockDomain ClockDomain::from_mhz(std::string name, double mhz) {
                                 " MHz is faster than the time resolution allows");
   return ClockDomain(std::move(name),
                      sc_core::sc_get_time_resolution() * static_cast<double>(units));
+}
+
+std::shared_ptr<ClockTicker> ClockDomain::ticker() const {
+  if (!ticker_) ticker_ = std::make_shared<ClockTicker>(period_);
+  return ticker_;
 }
 
 double ClockDomain::mhz() const { return 1e-6 / period_.to_seconds(); }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <systemc>
 
@@ -11,6 +12,8 @@ namespace gputlm {
 // The simulated time now: sc_time_stamp() without its out-of-line call (every block asks
 // for the cycle several times per cycle).
 inline const sc_core::sc_time& sim_now() { return sc_core::sc_get_curr_simcontext()->time_stamp(); }
+
+class ClockTicker;
 
 class ClockDomain {
  public:
@@ -37,7 +40,12 @@ class ClockDomain {
   sc_core::sc_time delay_until(uint64_t cycle) const;
   bool at_edge() const { return sim_now().value() % ticks_ == 0; }
 
+ // The domain's ticker (created with its first ClockedProcess, during elaboration); copies
+  // of a domain made after that share it.
+  std::shared_ptr<ClockTicker> ticker() const;
+
  private:
+  mutable std::shared_ptr<ClockTicker> ticker_;
   std::string name_;
   sc_core::sc_time period_;
   uint64_t ticks_;  // period in resolution units

@@ -2,24 +2,15 @@
 
 namespace gputlm {
 
-ClockedProcess::ClockedProcess(const char* name, const ClockDomain& domain, TickFn tick,
-                               bool start_awake)
-    : domain_(domain), tick_(std::move(tick)), wake_event_((std::string(name) + "_wake").c_str()) {
-  sc_core::sc_spawn_options opts;
-  opts.spawn_method();
-  opts.dont_initialize();
-  opts.set_sensitivity(&wake_event_);
-  sc_core::sc_spawn([this] { run(); }, name, &opts);
+ClockedProcess::ClockedProcess(const char* /*name*/, const ClockDomain& domain, TickFn tick, bool start_awake)
+    : domain_(domain), tick_(std::move(tick)), ticker_(domain.ticker()), id_(ticker_->add(this)) {
   if (start_awake) {
     sleeping_ = false;
-    wake_event_.notify(sc_core::SC_ZERO_TIME);
+    ticker_->schedule(id_, domain_.now());  // this edge (time 0 during elaboration), a delta later
   }
 }
 
-void ClockedProcess::schedule_wakeup(uint64_t cycle) {
-  // sc_event keeps the earliest pending notification, which is what we want.
-  wake_event_.notify(domain_.delay_until(cycle));
-}
+ClockedProcess::~ClockedProcess() { ticker_->remove(id_); }
 
 void ClockedProcess::wake() {
   if (in_tick_) {
@@ -27,7 +18,7 @@ void ClockedProcess::wake() {
     return;
   }
   if (sleeping_) {
-    wake_event_.notify(domain_.delay_to_next_edge());
+    ticker_->schedule(id_, domain_.next_cycle());
     return;
   }
   // A tick is scheduled, possibly at this very time step and not yet run; it may decide
@@ -39,16 +30,15 @@ void ClockedProcess::wake() {
 void ClockedProcess::wake_at(uint64_t cycle) {
   const uint64_t next = domain_.next_cycle();
   if (cycle < next) cycle = next;
-  // A sleeping process always has a notification pending no later than timer_cycle_ (run()
-  // arms it when the process goes to sleep; wake() only adds earlier ones), so only an
-  // earlier timer needs a new one.
+  // A sleeping process always has a tick pending no later than timer_cycle_ (run() arms
+  // it when the process goes to sleep; wake() only adds earlier ones), so only an earlier
+  // timer needs a new one.
   if (cycle >= timer_cycle_) return;
   timer_cycle_ = cycle;
-  if (sleeping_ && !in_tick_) schedule_wakeup(cycle);
+  if (sleeping_ && !in_tick_) ticker_->schedule(id_, cycle);
 }
 
-void ClockedProcess::run() {
-  const uint64_t cycle = domain_.now();
+void ClockedProcess::run(uint64_t cycle) {
   if (timer_cycle_ <= cycle) timer_cycle_ = std::numeric_limits<uint64_t>::max();
   sleeping_ = false;
   in_tick_ = true;
@@ -57,12 +47,11 @@ void ClockedProcess::run() {
   const bool busy = tick_(cycle);
   in_tick_ = false;
   if (busy || wake_requested_) {
-    sc_core::next_trigger(domain_.period());
+    ticker_->schedule(id_, cycle + 1);
     return;
   }
   sleeping_ = true;
-  if (timer_cycle_ != std::numeric_limits<uint64_t>::max()) schedule_wakeup(timer_cycle_);
-  // Static sensitivity (wake_event_) applies again.
+  if (timer_cycle_ != std::numeric_limits<uint64_t>::max()) ticker_->schedule(id_, timer_cycle_);
 }
 
 }  // namespace gputlm

@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <systemc>
 
 #include "core/clock/clock_domain.h"
+#include "core/clock/clock_ticker.h"
 
 namespace gputlm {
 
@@ -20,11 +22,12 @@ class ClockedProcess {
   // wants the next edge too); false puts the process to sleep until wake()/wake_at().
   using TickFn = std::function<bool(uint64_t cycle)>;
 
-  // Must be called during elaboration (it spawns an SC_METHOD in the current module).
-  // The process starts asleep unless start_awake is true.
+  // Must be called during elaboration (the domain's ClockTicker spawns its SC_METHOD with
+  // the first process). The process starts asleep unless start_awake is true.
   ClockedProcess(const char* name, const ClockDomain& domain, TickFn tick, bool start_awake = false);
   ClockedProcess(const ClockedProcess&) = delete;
   ClockedProcess& operator=(const ClockedProcess&) = delete;
+  ~ClockedProcess();
 
   // Tick at the first edge strictly after now (so that the order in which SystemC
   // evaluates processes within one time step never matters).
@@ -37,12 +40,13 @@ class ClockedProcess {
   const ClockDomain& domain() const { return domain_; }
 
  private:
-  void run();
-  void schedule_wakeup(uint64_t cycle);
+  friend class ClockTicker;
+  void run(uint64_t cycle);
 
   const ClockDomain& domain_;
   TickFn tick_;
-  sc_core::sc_event wake_event_;
+  std::shared_ptr<ClockTicker> ticker_;
+  uint32_t id_ = 0;  // in ticker_
   bool sleeping_ = true;
   bool in_tick_ = false;
   bool wake_requested_ = false;  // wake() during our own tick: tick again next edge

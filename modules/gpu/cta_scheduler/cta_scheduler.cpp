@@ -204,7 +204,7 @@ bool CtaScheduler::in_set(const std::vector<uint32_t>& set, uint32_t sm) {
 void CtaScheduler::on_completion(const sm::CtaCompletion& c) {
   if (c.sm >= sms_.size())
     throw std::logic_error(std::string(name()) + ": completion reported for unknown SM " + std::to_string(c.sm));
-  completions_.push_back(c);
+  completions_.push_back(Reported{core_.now(), c});
   wake();
 }
 
@@ -243,7 +243,7 @@ void CtaScheduler::run() {
 }
 
 bool CtaScheduler::tick(uint64_t cycle) {
-  retire_completions();
+  retire_completions(cycle);
   if (dyncta_on_ && cycle >= dyncta_next_) dyncta_period(cycle);
   admit(cycle);
   std::fill(used_.begin(), used_.end(), 0);
@@ -266,14 +266,25 @@ bool CtaScheduler::tick(uint64_t cycle) {
   return issued > 0;
 }
 
-void CtaScheduler::retire_completions() {
+void CtaScheduler::retire_completions(uint64_t cycle) {
   if (completions_.empty()) return;
-  // SMs report in the order SystemC ran their ticks: sort for determinism.
-  std::sort(completions_.begin(), completions_.end(), [](const sm::CtaCompletion& a, const sm::CtaCompletion& b) {
+  // A CTA reported at this edge is seen at the next one, whether or not the scheduler
+  // ticks at this edge (it ticks after the SMs of its edge only when it happens to be
+  // awake, which depends on the order of earlier wake-ups).
+  retiring_.clear();
+  std::size_t kept = 0;
+  for (const Reported& r : completions_) {
+    if (r.cycle < cycle) retiring_.push_back(r.c);
+    else completions_[kept++] = r;
+  }
+  completions_.resize(kept);
+  if (kept > 0) wake_at(cycle + 1);
+  // SMs report in the order their ticks ran: sort for determinism.
+  std::sort(retiring_.begin(), retiring_.end(), [](const sm::CtaCompletion& a, const sm::CtaCompletion& b) {
     return std::tie(a.finish_cycle, a.sm, a.kernel_id, a.cta_linear_id) <
            std::tie(b.finish_cycle, b.sm, b.kernel_id, b.cta_linear_id);
   });
-  for (const sm::CtaCompletion& c : completions_) {
+  for (const sm::CtaCompletion& c : retiring_) {
     KernelRecord& r = record_of(c.kernel_id);
     if (!r.admitted() || r.completed() || c.cta_linear_id >= r.ctas_issued)
       throw std::logic_error(std::string(name()) + ": SM " + std::to_string(c.sm) + " reported completion of CTA " +
@@ -301,7 +312,6 @@ void CtaScheduler::retire_completions() {
       for (CtaSchedulerListener* l : listeners_) l->kernel_completed(r);
     }
   }
-  completions_.clear();
 }
 
 void CtaScheduler::admit(uint64_t cycle) {

@@ -237,7 +237,7 @@ class CtaScheduler : public sc_core::sc_module {
   void wake_at(uint64_t cycle);
   void run();
   bool tick(uint64_t cycle);
-  void retire_completions();
+  void retire_completions(uint64_t cycle);
   void admit(uint64_t cycle);
   bool issue_one(uint64_t cycle, std::vector<uint8_t>& used);
   // One round-robin pass over the SMs; with `preferred_only`, a kernel with preferred SMs
@@ -265,7 +265,12 @@ class CtaScheduler : public sc_core::sc_module {
   std::deque<KernelRecord> records_;   // every launch, in submission order (stable addresses)
   std::vector<KernelRecord*> queue_;   // submitted, not admitted, in submission order
   std::vector<KernelRecord*> running_; // admitted, not completed, in admission order
-  std::vector<sm::CtaCompletion> completions_;  // reported, not yet retired
+  struct Reported {
+    uint64_t cycle;  // the edge the SM reported it at
+    sm::CtaCompletion c;
+  };
+  std::vector<Reported> completions_;        // reported, not yet retired
+  std::vector<sm::CtaCompletion> retiring_;  // retire_completions scratch
   std::map<uint32_t, KernelRecord*> by_id_;
   std::map<uint32_t, uint64_t> stream_free_from_;  // per stream: first cycle a successor may start
   // The running set changes (admissions, completions); a kernel the steering policy
