@@ -14,7 +14,11 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-# bfs: seeds 2, 3 and 7 end launch 3 a cycle earlier on Fermi (issue 20 note, 2026-11-28).
+# bfs (Fermi; seeds 2, 3, 7): its kernels race on purpose (threads of different CTAs write
+# the same frontier flags), and the functional model executes a warp's load or store when it
+# issues, so two SMs issuing a racing load and store at one edge see each other's effect in
+# tick order. Creation order (SM index) makes it deterministic; order independence needs
+# stores buffered per SM and applied at the edge's end in SM order (issue 20 point 2).
 KNOWN_ORDER_DEPENDENT = {("fermi_gtx480", "bfs")}
 SEEDS = (0, 7)
 
