@@ -77,6 +77,8 @@ GPUTLM_FERMI_WORKLOAD_TEST(dgemv)
 GPUTLM_FERMI_WORKLOAD_TEST(conv1d)
 GPUTLM_FERMI_WORKLOAD_TEST(dstencil)
 GPUTLM_FERMI_WORKLOAD_TEST(nw)
+GPUTLM_FERMI_WORKLOAD_TEST(fwt)
+GPUTLM_FERMI_WORKLOAD_TEST(sortnet)
 
 // One SM runs many CTAs in turn, so warp slots of finished CTAs are reused: a CTA whose
 // warps sit in higher slots than its last-finishing warp must free all of them.

@@ -123,6 +123,8 @@ GPUTLM_WORKLOAD_TEST(mersenne)
 GPUTLM_WORKLOAD_TEST(triad)
 GPUTLM_WORKLOAD_TEST(convsep)
 GPUTLM_WORKLOAD_TEST(transpose)
+GPUTLM_WORKLOAD_TEST(fwt)
+GPUTLM_WORKLOAD_TEST(sortnet)
 
 TEST_CASE("workload_suite has a test for every generated workload", "[workloads]") {
   std::set<std::string> generated;

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
 #include <sstream>
 
 #include "study/metrics.h"
@@ -314,19 +315,42 @@ Report make_report(const StudySpec& study, const Plan& plan) {
             rep.aggregates.push_back({size, v, m.name, cls, *a, vals.size()});
         }
 
+  rep.optima = find_optima(study, plan.sizes, rep.rows);
+
+  // Ours beside each reference: per cell in scope the variant's metric normalised to the
+  // study baseline (row.norm), or divided by the reference's own baseline variant's value in
+  // the same cell; a workload scope is its one cell, a class or "all" the aggregate (as the
+  // aggregates table: geomean/mean, raw metrics by mean).
+  std::map<std::tuple<std::string, std::string, std::string>, const CellRow*> row_of;
+  for (const CellRow& row : rep.rows) row_of[{row.cell.workload, row.cell.size, row.cell.variant}] = &row;
   for (const Reference& ref : study.references)
     for (const std::string& size : plan.sizes) {
       if (!ref.size.empty() && ref.size != size) continue;
       ReferenceRow rr{ref, size, std::nullopt};
-      if (ref.scope.rfind("workload:", 0) == 0) {
-        const std::string w = ref.scope.substr(9);
-        for (const CellRow& row : rep.rows)
-          if (row.cell.workload == w && row.cell.size == size && row.cell.variant == ref.variant && row.norm.count(ref.metric))
-            rr.ours = row.norm.at(ref.metric);
-      } else {
-        const std::string cls = ref.scope == "all" ? "all" : ref.scope.substr(6);
-        for (const Aggregate& a : rep.aggregates)
-          if (a.size == size && a.variant == ref.variant && a.metric == ref.metric && a.cls == cls) rr.ours = a.value;
+      const Metric& m = study.metric(ref.metric);
+      const std::vector<std::string> classes = ref.scope_classes();
+      const std::string workload = ref.scope.rfind("workload:", 0) == 0 ? ref.scope.substr(9) : "";
+      std::vector<double> vals;
+      for (const CellRow& row : rep.rows) {
+        if (row.cell.size != size || row.cell.variant != ref.variant) continue;
+        if (!workload.empty() ? row.cell.workload != workload
+            : classes.empty()  ? row.cls == kPairsClass
+                               : std::find(classes.begin(), classes.end(), row.cls) == classes.end())
+          continue;
+        if (ref.baseline.empty()) {
+          if (row.norm.count(m.name)) vals.push_back(row.norm.at(m.name));
+          continue;
+        }
+        auto b = row_of.find({row.cell.workload, size, ref.baseline});
+        if (row.status != "ok" || !row.value.count(m.name) || b == row_of.end() || b->second->status != "ok" ||
+            !b->second->value.count(m.name) || b->second->value.at(m.name) == 0)
+          continue;
+        vals.push_back(row.value.at(m.name) / b->second->value.at(m.name));
+      }
+      if (!workload.empty()) {
+        if (vals.size() == 1) rr.ours = vals.front();
+      } else if (auto a = combine(vals, m.normalise ? study.aggregate : "mean")) {
+        rr.ours = *a;
       }
       rep.references.push_back(rr);
     }
@@ -402,13 +426,14 @@ nlohmann::json report_json(const Report& rep, const StudySpec& study, const Plan
   for (const ReferenceRow& r : rep.references) {
     nlohmann::json e{{"variant", r.ref.variant}, {"metric", r.ref.metric}, {"scope", r.ref.scope}, {"size", r.size},
                      {"paper", r.ref.value},     {"source", r.ref.source}, {"section", r.ref.section},
-                     {"note", r.ref.note}};
+                     {"note", r.ref.note},       {"baseline", r.ref.baseline.empty() ? study.baseline : r.ref.baseline}};
     if (r.ours) {
       e["ours"] = *r.ours;
       e["ratio"] = *r.ours / r.ref.value;
     }
     j["references"].push_back(e);
   }
+  if (!study.optima.empty()) j["optima"] = optima_json(study, rep.optima);
   j["failures"] = nlohmann::json::array();
   for (const Failure& f : rep.failures)
     j["failures"].push_back({{"id", f.id}, {"command", f.command}, {"log", f.log}, {"error", f.error}});
@@ -496,6 +521,7 @@ std::string markdown(const Report& rep, const StudySpec& study, const Plan& plan
          << (cc.status == "ok" ? "" : " (" + cc.status + ")") << " |\n";
   }
   if (!study.derived.empty()) best_of_section(md, rep, study, plan);
+  optima_markdown(md, study, rep.optima);
   const std::vector<std::string> variants = study.variant_names();
   for (const std::string& size : plan.sizes)
     for (const Metric& m : study.metrics) {
@@ -535,12 +561,17 @@ std::string markdown(const Report& rep, const StudySpec& study, const Plan& plan
   if (!rep.references.empty()) {
     md << "\n## Beside the papers\n\n| variant | metric (normalised unless raw) | scope | size | ours | paper | ours / paper | source |\n"
        << "|---|---|---|---|---|---|---|---|\n";
-    for (const ReferenceRow& r : rep.references)
+    for (const ReferenceRow& r : rep.references) {
+      // A reference with a baseline of its own says so beside its note.
+      std::string note = r.ref.note;
+      if (!r.ref.baseline.empty()) note += (note.empty() ? "" : "; ") + std::string("normalised to ") + r.ref.baseline;
       md << "| " << r.ref.variant << " | " << r.ref.metric
-         << (study.find_metric(r.ref.metric) && !study.find_metric(r.ref.metric)->normalise ? " (raw)" : "") << " | " << r.ref.scope << " | " << r.size << " | "
+         << (study.find_metric(r.ref.metric) && !study.find_metric(r.ref.metric)->normalise ? " (raw)" : "") << " | "
+         << r.ref.scope << " | " << r.size << " | "
          << (r.ours ? fixed(*r.ours) : "—") << " | " << fixed(r.ref.value) << " | "
          << (r.ours ? fixed(*r.ours / r.ref.value, 2) : "—") << " | " << r.ref.source << ", " << r.ref.section
-         << (r.ref.note.empty() ? "" : " (" + r.ref.note + ")") << " |\n";
+         << (note.empty() ? "" : " (" + note + ")") << " |\n";
+    }
   }
   if (plots) {
     md << "\n## Plots\n\n";

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "study/study_engines.h"
+#include "study/study_optimum.h"
 #include "study/study_plan.h"
 
 namespace gputlm::study {
@@ -56,6 +57,7 @@ struct Report {
   std::vector<CellRow> rows;
   std::vector<Aggregate> aggregates;
   std::vector<ReferenceRow> references;
+  std::vector<OptimumRow> optima;  // StudySpec::optima per size (study_optimum.h)
   std::vector<Failure> failures;
   std::vector<std::string> classes;  // aggregation classes in order, "all" last
   const CellClass* cell_class(const std::string& workload, const std::string& size) const;  // nullptr: not in the plan

@@ -175,6 +175,19 @@ std::string ClassRule::text(const std::string& variant) const {
   return t.str();
 }
 
+std::vector<std::string> Reference::scope_classes() const {
+  std::vector<std::string> out;
+  if (scope.rfind("class:", 0) != 0) return out;
+  std::string rest = scope.substr(6);
+  for (std::size_t at = 0;;) {
+    const std::size_t comma = rest.find(',', at);
+    out.push_back(rest.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  return out;
+}
+
 std::string StudySpec::class_of(const std::string& workload) const {
   auto it = workload_class.find(workload);
   return it == workload_class.end() ? "other" : it->second;
@@ -189,6 +202,66 @@ const std::vector<std::string>& workload_sizes() {
 bool is_workload_size(const std::string& size) {
   const auto& z = workload_sizes();
   return std::find(z.begin(), z.end(), size) != z.end();
+}
+
+// Each class of a "class:" scope (several: comma-separated, no repeats) is a class of
+// "classes" or "classify", or "other" (unclassified) when there are classes, or "pairs" (the
+// pair cells, alone) when there are pairs.
+static void check_scope_classes(Reader& rr, const StudySpec& s, const std::vector<std::string>& classes) {
+  std::set<std::string> scoped;
+  for (const std::string& cls : classes) {
+    const auto& order = s.class_order;
+    if (std::find(order.begin(), order.end(), cls) == order.end() && !(cls == "other" && !order.empty()) &&
+        !(cls == kPairsClass && !s.pairs.empty())) {
+      std::string listed;
+      for (const std::string& o : order) listed += (listed.empty() ? "" : ", ") + o;
+      listed = listed.empty() ? "the study has no classes" : "classes: " + listed;
+      rr.fail("no class named '" + cls + "' (" + listed + ")", "scope");
+    }
+    if (!scoped.insert(cls).second) rr.fail("class '" + cls + "' is named twice", "scope");
+  }
+  if (scoped.count(kPairsClass) && scoped.size() > 1)
+    rr.fail("the pair cells (class pairs) do not aggregate with single workloads", "scope");
+}
+
+static void read_optima(Reader& r, StudySpec& s, const std::string& path) {
+  if (!r.has("optima")) return;
+  const nlohmann::json& os = r.get("optima");
+  if (!os.is_array()) r.fail("must be an array of {\"name\", \"sweep\", \"metric\", \"within\", \"scope\"?}", "optima");
+  for (std::size_t i = 0; i < os.size(); ++i) {
+    Reader orr(path, os[i], "optima[" + std::to_string(i) + "]");
+    Optimum o;
+    o.name = orr.str("name");
+    if (!valid_name(o.name)) orr.fail("must be letters, digits, _ - . +", "name");
+    for (const Optimum& x : s.optima)
+      if (x.name == o.name) orr.fail("optimum '" + o.name + "' is defined twice", "name");
+    const std::string of = orr.str("sweep");
+    auto sw = std::find_if(s.sweeps.begin(), s.sweeps.end(), [&](const Sweep& x) { return x.name_format == of; });
+    if (sw == s.sweeps.end()) {
+      std::string known;
+      for (const Sweep& x : s.sweeps) known += (known.empty() ? "" : ", ") + x.name_format;
+      orr.fail("no sweep named '" + of + "' (" + (known.empty() ? "the study has no sweep" : "sweeps: " + known) + ")",
+               "sweep");
+    }
+    o.sweep = static_cast<std::size_t>(sw - s.sweeps.begin());
+    o.metric = orr.str("metric");
+    const Metric* m = s.find_metric(o.metric);
+    if (!m) orr.fail("no metric named '" + o.metric + "' in \"metrics\"", "metric");
+    if (!m->normalise || m->weighted_speedup)
+      orr.fail("metric '" + o.metric + "' must be a normalised metric of single runs", "metric");
+    const nlohmann::json& w = orr.get("within");
+    if (!w.is_number() || !std::isfinite(w.get<double>())) orr.fail("must be a finite number", "within");
+    o.within = w.get<double>();
+    if (o.within < 0 || o.within >= 1) orr.fail("must be a fraction in [0, 1) (0.01: within 1 % of the best)", "within");
+    o.scope = orr.str("scope", "all");
+    if (o.scope != "all" && o.scope.rfind("class:", 0) != 0) orr.fail("must be \"all\" or \"class:NAME[,NAME...]\"", "scope");
+    Reference as_ref;
+    as_ref.scope = o.scope;
+    o.scope_classes = as_ref.scope_classes();
+    check_scope_classes(orr, s, o.scope_classes);
+    orr.done();
+    s.optima.push_back(o);
+  }
 }
 
 StudySpec read_study(const std::string& path) {
@@ -419,6 +492,7 @@ StudySpec read_study(const std::string& path) {
     cr.done();
     s.classify = c;
   }
+  read_optima(r, s, path);
   s.aggregate = r.str("aggregate", "geomean");
   if (s.aggregate != "geomean" && s.aggregate != "mean") r.fail("must be \"geomean\" or \"mean\"", "aggregate");
   s.timeout_seconds = r.number("timeout_seconds", 0);
@@ -442,18 +516,12 @@ StudySpec read_study(const std::string& path) {
       ref.scope = rr.str("scope", "all");
       if (ref.scope != "all" && ref.scope.rfind("class:", 0) != 0 && ref.scope.rfind("workload:", 0) != 0)
         rr.fail("must be \"all\", \"class:NAME\" or \"workload:NAME\"", "scope");
-      if (ref.scope.rfind("class:", 0) == 0) {
-        // A class of "classes" or "classify", or "other" (unclassified) when there are classes,
-        // or "pairs" (the pair cells) when there are pairs.
-        const std::string cls = ref.scope.substr(6);
-        const auto& order = s.class_order;
-        if (std::find(order.begin(), order.end(), cls) == order.end() && !(cls == "other" && !order.empty()) &&
-            !(cls == kPairsClass && !s.pairs.empty())) {
-          std::string listed;
-          for (const std::string& o : order) listed += (listed.empty() ? "" : ", ") + o;
-          listed = listed.empty() ? "the study has no classes" : "classes: " + listed;
-          rr.fail("no class named '" + cls + "' (" + listed + ")", "scope");
-        }
+      check_scope_classes(rr, s, ref.scope_classes());
+      ref.baseline = rr.str("baseline", "");
+      if (!ref.baseline.empty()) {
+        if (!names.count(ref.baseline)) rr.fail("no variant named '" + ref.baseline + "'", "baseline");
+        if (!s.find_metric(ref.metric)->normalise)
+          rr.fail("metric '" + ref.metric + "' is raw (\"normalise\": false): it has no baseline", "baseline");
       }
       ref.size = rr.str("size", "");
       if (!rr.has("value") || !rs[i].at("value").is_number()) rr.fail("must be a number", "value");

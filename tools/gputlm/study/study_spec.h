@@ -47,13 +47,19 @@ struct Metric {
 };
 
 // A paper's figure for a cell of this study: variant's `metric` normalised to the
-// baseline, over one workload, one class or all workloads.
+// baseline, over one workload, one class (or several: "class:type-I,type-II") or all
+// workloads. `baseline`, when given, is the variant the paper normalised this figure to
+// (e.g. the same GPU at another thread count): ours is then the aggregate over the scope's
+// cells of metric(variant) / metric(baseline), not of the study baseline's normalisation.
 struct Reference {
   std::string variant, metric;
-  std::string scope;  // "all", "class:<name>" or "workload:<name>"
+  std::string scope;  // "all", "class:<name>[,<name>...]" or "workload:<name>"
   std::string size;   // empty: every size
+  std::string baseline;  // empty: the study's baseline
   double value = 0;
   std::string source, section, note;
+  // The classes of a "class:" scope (one or several), else empty.
+  std::vector<std::string> scope_classes() const;
 };
 
 // One parameter swept over values: one variant per value. name_format ("mshr{}", "{}" is
@@ -73,6 +79,20 @@ struct Derived {
   std::string name;
   std::size_t sweep = 0;  // index in StudySpec::sweeps
   std::string metric;
+};
+
+// The optimal value of a sweep over a set of workloads (the LAWS thesis' optimal MSHR size,
+// 001 §5.4.1: "the performance increases up to (48, U), then it saturates"): per size, the
+// aggregate (the study's) over the scope's cells of each sweep variant's normalised `metric`,
+// and the first value in the sweep's order whose aggregate is within `within` (a fraction)
+// of the best value's. The report computes it (study_optimum.h); it runs no job.
+struct Optimum {
+  std::string name;
+  std::size_t sweep = 0;  // index in StudySpec::sweeps
+  std::string metric;     // a normalised metric of `metrics`
+  double within = 0;      // 0 <= within < 1
+  std::string scope = "all";  // "all" or "class:<name>[,<name>...]"
+  std::vector<std::string> scope_classes;  // empty for "all"
 };
 
 struct PlotSpec {
@@ -142,6 +162,7 @@ struct StudySpec {
   std::vector<Variant> variants;  // the ones that run: listed ones, then each sweep's
   std::vector<Sweep> sweeps;      // "sweep" is read as a one-element list
   std::vector<Derived> derived;
+  std::vector<Optimum> optima;
   std::vector<std::string> workloads;  // empty with all_workloads
   bool all_workloads = false;
   std::vector<std::string> exclude;
