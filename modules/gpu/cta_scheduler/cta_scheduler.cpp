@@ -205,6 +205,10 @@ void CtaScheduler::on_completion(const sm::CtaCompletion& c) {
   if (c.sm >= sms_.size())
     throw std::logic_error(std::string(name()) + ": completion reported for unknown SM " + std::to_string(c.sm));
   completions_.push_back(Reported{core_.now(), c});
+  // The SM's slots are free from now, but a replacement waits for the next cycle (the
+  // completion itself is retired then, retire_completions).
+  SmSlot& slot = sms_[c.sm];
+  slot.eligible_from = std::max(slot.eligible_from, c.finish_cycle + 1);
   wake();
 }
 
