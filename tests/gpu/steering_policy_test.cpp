@@ -139,8 +139,9 @@ TEST_CASE("cta_scheduler with steering split runs concurrent kernels on disjoint
   CHECK(r0.admit_cycle == 1);
   CHECK(r1.admit_cycle == 1);
   CHECK(r1.first_cta_cycle < r0.end_cycle);  // concurrent
-  // Kernel 2 (its own stream) waits until kernel 0 frees group 0, then gets it.
-  CHECK(r2.admit_cycle == r0.end_cycle);
+  // Kernel 2 (its own stream) waits until kernel 0 frees group 0, then gets it: the cycle
+  // after kernel 0's last CTA finished, when its completion is retired.
+  CHECK(r2.admit_cycle == r0.end_cycle + 1);
   CHECK(r2.sm_set == Set{0, 1});
   CHECK(b.sms_of(2) == Set{0, 1});
   CHECK(r2.first_cta_cycle < r1.end_cycle);
@@ -343,6 +344,6 @@ TEST_CASE("cta_scheduler with steering ilp_tlp runs a low-TLP and a high-TLP ker
   CHECK(b.sms_of(1) == Set{0, 2, 4});
   CHECK(b.sms_of(2) == Set{1, 3});
   CHECK(b.sched->record(1).first_cta_cycle < b.sched->record(0).end_cycle);
-  CHECK(b.sched->record(2).admit_cycle == b.sched->record(0).end_cycle);
+  CHECK(b.sched->record(2).admit_cycle == b.sched->record(0).end_cycle + 1);  // completion retired the cycle after
   CHECK(b.stat("cta_scheduler.steering_waits") == 1);
 }

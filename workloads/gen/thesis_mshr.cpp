@@ -12,13 +12,6 @@
 namespace gputlm::workloads {
 namespace {
 
-template <class T>
-T by_size(Size size, T small, T medium) {
-  if (size == Size::kSmall) return small;
-  if (size == Size::kMedium) return medium;
-  throw GenerateError(std::string("no size '") + size_name(size) + "'");
-}
-
 // --- fwt: dyadic convolution by three Walsh-Hadamard transforms ----------------------------
 constexpr std::size_t kFwtChunk = 1024;  // fwt.cu CHUNK: the stages done in shared memory
 

@@ -10,13 +10,6 @@
 namespace gputlm::workloads {
 namespace {
 
-template <class T>
-T by_size(Size size, T small, T medium) {
-  if (size == Size::kSmall) return small;
-  if (size == Size::kMedium) return medium;
-  throw GenerateError(std::string("no size '") + size_name(size) + "'");
-}
-
 // --- triad: c = a + s * b ---------------------------------------------------------------
 void gen_triad(Size size, const OutDir& out) {
   // Table 5.2: 32768 CTAs of 128 (4M floats per array); medium keeps 8192 CTAs (12 MB).

@@ -97,6 +97,14 @@ struct GenerateError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A generator's value for a size it has only small and medium of (any other: GenerateError).
+template <class T>
+T by_size(Size size, T small, T medium) {
+  if (size == Size::kSmall) return small;
+  if (size == Size::kMedium) return medium;
+  throw GenerateError(std::string("no size '") + size_name(size) + "'");
+}
+
 }  // namespace gputlm::workloads
 
 #define GPUTLM_WORKLOAD(name, summary, fn) \

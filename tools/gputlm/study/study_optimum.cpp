@@ -11,20 +11,6 @@ namespace gputlm::study {
 
 namespace {
 
-std::optional<double> aggregate_of(const std::vector<double>& v, const std::string& how) {
-  if (v.empty()) return std::nullopt;
-  double acc = 0;
-  if (how == "mean") {
-    for (double x : v) acc += x;
-    return acc / static_cast<double>(v.size());
-  }
-  for (double x : v) {
-    if (!(x > 0)) return std::nullopt;
-    acc += std::log(x);
-  }
-  return std::exp(acc / static_cast<double>(v.size()));
-}
-
 bool in_scope(const Optimum& o, const CellRow& row) {
   if (row.cls == kPairsClass) return false;
   return o.scope_classes.empty() ||
@@ -38,6 +24,20 @@ std::string fixed(double v, int digits = 3) {
 }
 
 }  // namespace
+
+std::optional<double> aggregate_values(const std::vector<double>& v, const std::string& how) {
+  if (v.empty()) return std::nullopt;
+  double acc = 0;
+  if (how == "mean") {
+    for (double x : v) acc += x;
+    return acc / static_cast<double>(v.size());
+  }
+  for (double x : v) {
+    if (!(x > 0)) return std::nullopt;
+    acc += std::log(x);
+  }
+  return std::exp(acc / static_cast<double>(v.size()));
+}
 
 std::vector<OptimumRow> find_optima(const StudySpec& study, const std::vector<std::string>& sizes,
                                     const std::vector<CellRow>& rows) {
@@ -79,7 +79,7 @@ std::vector<OptimumRow> find_optima(const StudySpec& study, const std::vector<st
       for (const std::string& v : sw.variants) {
         std::vector<double> vals;
         for (const auto& [w, vs] : by_workload) vals.push_back(vs.at(v)->norm.at(m.name));
-        r.aggregates.push_back(aggregate_of(vals, study.aggregate));
+        r.aggregates.push_back(aggregate_values(vals, study.aggregate));
       }
       for (std::size_t i = 0; i < r.aggregates.size(); ++i) {
         if (!r.aggregates[i]) {

@@ -14,6 +14,10 @@ namespace gputlm::study {
 
 struct CellRow;
 
+// The study's aggregate of values: "mean", or else the geometric mean (none when a value is
+// not positive, where it is undefined); none for no values.
+std::optional<double> aggregate_values(const std::vector<double>& v, const std::string& how);
+
 // One optimum at one size: the aggregate of each sweep value over the scope's cells, and the
 // value chosen; `reason` (and no choice) when a cell in scope lacks a sweep variant's value.
 struct OptimumRow {

@@ -34,20 +34,6 @@ std::string fixed(double v, int digits = 3) {
   return b;
 }
 
-std::optional<double> combine(const std::vector<double>& v, const std::string& how) {
-  if (v.empty()) return std::nullopt;
-  double acc = 0;
-  if (how == "mean") {
-    for (double x : v) acc += x;
-    return acc / static_cast<double>(v.size());
-  }
-  for (double x : v) {
-    if (!(x > 0)) return std::nullopt;  // a geomean of a non-positive value is undefined
-    acc += std::log(x);
-  }
-  return std::exp(acc / static_cast<double>(v.size()));
-}
-
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
   std::string out = "\"";
@@ -311,7 +297,7 @@ Report make_report(const StudySpec& study, const Plan& plan) {
                 (cls == "all" ? row.cls != kPairsClass : row.cls == cls) &&
                 row.norm.count(m.name))
               vals.push_back(row.norm.at(m.name));
-          if (auto a = combine(vals, m.normalise ? study.aggregate : "mean"))
+          if (auto a = aggregate_values(vals, m.normalise ? study.aggregate : "mean"))
             rep.aggregates.push_back({size, v, m.name, cls, *a, vals.size()});
         }
 
@@ -349,7 +335,7 @@ Report make_report(const StudySpec& study, const Plan& plan) {
       }
       if (!workload.empty()) {
         if (vals.size() == 1) rr.ours = vals.front();
-      } else if (auto a = combine(vals, m.normalise ? study.aggregate : "mean")) {
+      } else if (auto a = aggregate_values(vals, m.normalise ? study.aggregate : "mean")) {
         rr.ours = *a;
       }
       rep.references.push_back(rr);
