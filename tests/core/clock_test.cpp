@@ -168,6 +168,58 @@ TEST_CASE("clock_ticker with an order seed shuffles each edge and ticks the same
   CHECK(shuffled == expected);  // ...the (edge, block) ticks do not (expected is sorted)
 }
 
+namespace {
+// Blocks whose only wake-ups are timers at given distances: within the ticker's wheel,
+// at its edge (64 edges ahead), beyond it (the heap), across its wrap, and a timer that
+// an earlier wake() leaves stale for a while.
+struct Timers : sc_core::sc_module {
+  ClockDomain domain = ClockDomain::from_mhz("d", 1000.0);
+  std::vector<std::vector<uint64_t>> plan;  // per block: its timer edges, ascending
+  std::vector<std::size_t> next;
+  std::vector<std::pair<uint64_t, int>> ticks;
+  std::vector<std::unique_ptr<ClockedProcess>> procs;
+  explicit Timers(sc_core::sc_module_name n, std::vector<std::vector<uint64_t>> p)
+      : sc_module(n), plan(std::move(p)), next(plan.size(), 0) {
+    for (std::size_t i = 0; i < plan.size(); ++i)
+      procs.push_back(std::make_unique<ClockedProcess>("tick", domain, [this, i](uint64_t c) {
+        ticks.emplace_back(c, static_cast<int>(i));
+        while (next[i] < plan[i].size() && plan[i][next[i]] <= c) ++next[i];
+        if (next[i] < plan[i].size()) procs[i]->wake_at(plan[i][next[i]]);
+        return false;
+      }));
+  }
+};
+struct TimersDriver : sc_core::sc_module {
+  Timers& t;
+  SC_HAS_PROCESS(TimersDriver);
+  TimersDriver(sc_core::sc_module_name n, Timers& timers) : sc_module(n), t(timers) { SC_THREAD(run); }
+  void run() {
+    wait(t.domain.period() * 5);
+    for (std::size_t i = 0; i < t.procs.size(); ++i) t.procs[i]->wake_at(t.plan[i][0]);
+    t.procs[0]->wake();  // ticks at 6, an edge earlier than its timer, which stays at 300
+  }
+};
+}  // namespace
+
+TEST_CASE("clock_ticker keeps timers within its wheel beyond it and across its wrap", "[clock]") {
+  const std::vector<std::vector<uint64_t>> plan = {
+      {300, 301, 365},         // also woken at 6, leaving 300 stale until it re-arms it
+      {7, 70, 71, 135, 136},   // 63, 1, 64, 1 ahead
+      {68, 69, 1000, 1063},    // 63 ahead of the start, then 931 and 63
+      {133, 134, 197, 198},    // 128 ahead (heap), then wheel distances that wrap it twice
+      {69, 69 + 64, 69 + 128}  // one slot, three edges
+  };
+  Timers timers("timers", plan);
+  TimersDriver driver("timers_driver", timers);
+  sc_core::sc_start(sc_time(2, sc_core::SC_US));
+  std::vector<std::pair<uint64_t, int>> expected;
+  for (std::size_t i = 0; i < plan.size(); ++i)
+    for (uint64_t c : plan[i]) expected.emplace_back(c, static_cast<int>(i));
+  expected.emplace_back(6, 0);
+  std::sort(expected.begin(), expected.end());
+  CHECK(timers.ticks == expected);  // each edge once per block, in creation order
+}
+
 TEST_CASE("cycle_queue is bounded and releases entries at their cycle", "[clock]") {
   CycleQueue<int> q(2);
   q.push(1, 5);

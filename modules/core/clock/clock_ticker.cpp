@@ -23,8 +23,14 @@ ClockTicker::ClockTicker(const sc_core::sc_time& period) : ticks_(period.value()
 uint32_t ClockTicker::add(ClockedProcess* p) {
   procs_.push_back(Entry{p, kNever});
   const std::size_t words = (procs_.size() + 63) / 64;
-  bits_.resize(words, 0);
-  current_.resize(words, 0);
+  if (words != words_) {  // re-lay the wheel with a word more per slot
+    std::vector<uint64_t> wheel(kSlots * words, 0);
+    for (uint64_t s = 0; s < kSlots; ++s)
+      std::copy_n(&wheel_[s * words_], words_, &wheel[s * words]);
+    wheel_.swap(wheel);
+    words_ = words;
+    current_.resize(words, 0);
+  }
   return static_cast<uint32_t>(procs_.size() - 1);
 }
 
@@ -32,12 +38,11 @@ void ClockTicker::schedule(uint32_t id, uint64_t cycle) {
   Entry& e = procs_[id];
   if (cycle >= e.due) return;
   e.due = cycle;
-  if (!bits_any_) {
-    bits_any_ = true;
-    bits_cycle_ = cycle;
-  }
-  if (cycle == bits_cycle_) {
-    bits_[id >> 6] |= uint64_t{1} << (id & 63);
+  // Every wheel entry lies in [now, now + kSlots): the edges before now have run and
+  // cleared their slots (each occupied slot's edge is armed), so a slot means one edge.
+  if (cycle - now_cycle() < kSlots) {
+    slot(cycle)[id >> 6] |= uint64_t{1} << (id & 63);
+    occupied_ |= uint64_t{1} << (cycle % kSlots);
   } else {
     heap_.emplace_back(cycle, id);
     std::push_heap(heap_.begin(), heap_.end(), kLater);
@@ -56,11 +61,16 @@ void ClockTicker::arm(uint64_t cycle) {
 void ClockTicker::run() {
   const uint64_t cycle = now_cycle();
   armed_ = kNever;
-  // Gather this edge's processes into current_ (bits_ may refill for the next edge while
-  // they tick).
-  if (bits_any_ && bits_cycle_ == cycle) {
-    bits_.swap(current_);
-    bits_any_ = false;
+  // Gather this edge's processes into current_ (the wheel may refill for later edges
+  // while they tick).
+  const uint64_t here = uint64_t{1} << (cycle % kSlots);
+  if (occupied_ & here) {
+    uint64_t* s = slot(cycle);
+    for (std::size_t w = 0; w < words_; ++w) {
+      current_[w] |= s[w];
+      s[w] = 0;
+    }
+    occupied_ &= ~here;
   }
   while (!heap_.empty() && heap_.front().first <= cycle) {
     const uint32_t id = heap_.front().second;
@@ -71,7 +81,7 @@ void ClockTicker::run() {
   // Take the edge's processes off the schedule before any of them ticks: a process due
   // now and woken by another's tick before its own ticks again at the next edge, as the
   // wake-up asks (the sc_event of a process keeps a notification made after it fired).
-  for (std::size_t w = 0; w < current_.size(); ++w) {
+  for (std::size_t w = 0; w < words_; ++w) {
     for (uint64_t m = current_[w]; m != 0; m &= m - 1) {
       const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
       Entry& e = procs_[w * 64 + b];
@@ -82,7 +92,7 @@ void ClockTicker::run() {
   if (order_seed_ != 0) {
     tick_shuffled(cycle);
   } else {
-    for (std::size_t w = 0; w < current_.size(); ++w) {
+    for (std::size_t w = 0; w < words_; ++w) {
       for (uint64_t m = current_[w]; m != 0; m &= m - 1) {
         ClockedProcess* p = procs_[w * 64 + static_cast<unsigned>(__builtin_ctzll(m))].p;
         if (p != nullptr) p->run(cycle);
@@ -95,14 +105,19 @@ void ClockTicker::run() {
     std::pop_heap(heap_.begin(), heap_.end(), kLater);
     heap_.pop_back();
   }
-  uint64_t next = bits_any_ ? bits_cycle_ : kNever;
+  uint64_t next = kNever;
+  if (occupied_ != 0) {  // the first occupied slot after this edge's
+    const unsigned from = static_cast<unsigned>((cycle + 1) % kSlots);
+    const uint64_t rotated = (occupied_ >> from) | (from == 0 ? 0 : occupied_ << (kSlots - from));
+    next = cycle + 1 + static_cast<uint64_t>(__builtin_ctzll(rotated));
+  }
   if (!heap_.empty()) next = std::min(next, heap_.front().first);
   if (next != kNever) arm(next);
 }
 
 void ClockTicker::tick_shuffled(uint64_t cycle) {
   order_.clear();
-  for (std::size_t w = 0; w < current_.size(); ++w) {
+  for (std::size_t w = 0; w < words_; ++w) {
     for (uint64_t m = current_[w]; m != 0; m &= m - 1)
       order_.push_back(static_cast<uint32_t>(w * 64 + static_cast<unsigned>(__builtin_ctzll(m))));
     current_[w] = 0;

@@ -31,7 +31,6 @@ class ClockTicker {
   // Tick process `id` at edge `cycle` (not in the past); its earliest pending edge wins
   // (a later one is forgotten, as an sc_event keeps only its earliest notification).
   void schedule(uint32_t id, uint64_t cycle);
-  uint64_t due(uint32_t id) const { return procs_[id].due; }
 
   // 0: creation order (the default); otherwise a shuffle per edge drawn from the seed.
   // Process-wide, for order-independence tests (`gputlm run --tick-order-seed`).
@@ -50,12 +49,16 @@ class ClockTicker {
 
   uint64_t ticks_;  // period in resolution units
   std::vector<Entry> procs_;
-  // Processes due at bits_cycle_ (a bit per id; most ticks are for the next edge), the
-  // rest in a min-heap of (cycle, id). Entries whose process got an earlier edge meanwhile
-  // are stale: they are skipped because the process's `due` differs.
-  std::vector<uint64_t> bits_, current_;
-  bool bits_any_ = false;
-  uint64_t bits_cycle_ = 0;
+  // Processes due within the next kSlots edges sit in a timing wheel: slot c % kSlots holds
+  // a bit per id for edge c, and occupied_ a bit per non-empty slot, so scheduling and
+  // finding the next edge cost a few bit operations. Edges further ahead wait in a min-heap
+  // of (cycle, id). Entries whose process got an earlier edge meanwhile are stale: they are
+  // skipped because the process's `due` differs.
+  static constexpr uint64_t kSlots = 64;
+  uint64_t* slot(uint64_t cycle) { return &wheel_[(cycle % kSlots) * words_]; }
+  std::size_t words_ = 0;  // 64-bit words per slot
+  std::vector<uint64_t> wheel_, current_;
+  uint64_t occupied_ = 0;
   std::vector<std::pair<uint64_t, uint32_t>> heap_;
   std::vector<uint32_t> order_;  // shuffle scratch
   uint64_t armed_ = kNever;      // the edge event_ is notified for
