@@ -28,7 +28,15 @@ class ClockDomain {
 
   // Cycle index of time t: the number of whole periods elapsed (edge k is at k*period).
   uint64_t cycle_at(const sc_core::sc_time& t) const { return t.value() / ticks_; }
-  uint64_t now() const { return cycle_at(sim_now()); }
+  // Memoised per time step: blocks ask several times per cycle, and the division is not free.
+  uint64_t now() const {
+    const uint64_t t = sim_now().value();
+    if (t != now_time_) {
+      now_time_ = t;
+      now_cycle_ = t / ticks_;
+    }
+    return now_cycle_;
+  }
   // The cycle of the first edge strictly after now (= cycle_at(edge_after(now))).
   uint64_t next_cycle() const { return now() + 1; }
   sc_core::sc_time time_of(uint64_t cycle) const;
@@ -49,6 +57,7 @@ class ClockDomain {
   std::string name_;
   sc_core::sc_time period_;
   uint64_t ticks_;  // period in resolution units
+  mutable uint64_t now_time_ = 0, now_cycle_ = 0;  // now(): the cycle of time now_time_
 };
 
 }  // namespace gputlm

@@ -38,9 +38,10 @@ void ClockTicker::schedule(uint32_t id, uint64_t cycle) {
   Entry& e = procs_[id];
   if (cycle >= e.due) return;
   e.due = cycle;
-  // Every wheel entry lies in [now, now + kSlots): the edges before now have run and
-  // cleared their slots (each occupied slot's edge is armed), so a slot means one edge.
-  if (cycle - now_cycle() < kSlots) {
+  // Every wheel entry lies in [window_, window_ + kSlots), window_ being the edge after the
+  // last one that ran (each occupied slot's edge is armed and clears its slot when it
+  // runs), so a slot means one edge. Edges beyond the window wait in the heap.
+  if (cycle - window_ < kSlots) {
     slot(cycle)[id >> 6] |= uint64_t{1} << (id & 63);
     occupied_ |= uint64_t{1} << (cycle % kSlots);
   } else {
@@ -54,13 +55,14 @@ void ClockTicker::arm(uint64_t cycle) {
   if (cycle >= armed_) return;
   armed_ = cycle;
   const uint64_t at = cycle * ticks_;
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = sim_now().value();
   event_.notify(sc_core::sc_time::from_value(at - now));  // 0: a delta notification
 }
 
 void ClockTicker::run() {
   const uint64_t cycle = now_cycle();
   armed_ = kNever;
+  window_ = cycle + 1;
   // Gather this edge's processes into current_ (the wheel may refill for later edges
   // while they tick).
   const uint64_t here = uint64_t{1} << (cycle % kSlots);

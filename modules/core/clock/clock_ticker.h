@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/clock/clock_domain.h"
+
 namespace gputlm {
 
 class ClockedProcess;
@@ -44,7 +46,7 @@ class ClockTicker {
   };
   void run();
   void arm(uint64_t cycle);
-  uint64_t now_cycle() const { return sc_core::sc_time_stamp().value() / ticks_; }
+  uint64_t now_cycle() const { return sim_now().value() / ticks_; }
   void tick_shuffled(uint64_t cycle);
 
   uint64_t ticks_;  // period in resolution units
@@ -59,6 +61,7 @@ class ClockTicker {
   std::size_t words_ = 0;  // 64-bit words per slot
   std::vector<uint64_t> wheel_, current_;
   uint64_t occupied_ = 0;
+  uint64_t window_ = 0;
   std::vector<std::pair<uint64_t, uint32_t>> heap_;
   std::vector<uint32_t> order_;  // shuffle scratch
   uint64_t armed_ = kNever;      // the edge event_ is notified for
