@@ -18,12 +18,6 @@ using namespace study_test;
 
 namespace {
 
-struct Fixture {
-  fs::path dir;
-  StudySpec study;
-  Plan plan;
-};
-
 // lrr and a warp-limit sweep wl1, wl2, wl4 over w1..w4 (memory: w1, w4; compute: w2, w3), small.
 nlohmann::json sweep_study() {
   nlohmann::json j = small_study();
@@ -37,21 +31,7 @@ nlohmann::json sweep_study() {
   return j;
 }
 
-Fixture fixture(const std::string& name, const nlohmann::json& j) {
-  Fixture f;
-  f.dir = scratch(name);
-  const std::string exe = (f.dir / "exe").string();
-  std::ofstream(exe) << "binary";
-  PlanOptions o = options(f.dir, exe);
-  o.workloads_dir = (f.dir / "workloads").string();
-  for (const char* w : {"w1", "w2", "w3", "w4"}) {
-    fs::create_directories(f.dir / "workloads" / w / "small");
-    std::ofstream(f.dir / "workloads" / w / "small" / "spec.json") << "{\"w\": \"" << w << "\"}";
-  }
-  f.study = read_study(write_study(f.dir, j));
-  f.plan = make_plan(f.study, o);
-  return f;
-}
+FakeStudy fixture(const std::string& name, const nlohmann::json& j) { return fake_study(name, j, {"small"}); }
 
 std::string job_of(const Plan& p, const std::string& w, const std::string& v) {
   for (const Cell& c : p.cells)
@@ -79,7 +59,7 @@ TEST_CASE("study report: an optimum is the first sweep value within a fraction o
                  {{"name", "wl_exact"}, {"sweep", "wl{}"}, {"metric", "ipc"}, {"within", 0}},
                  {{"name", "wl_memory"}, {"sweep", "wl{}"}, {"metric", "ipc"}, {"within", 0.05}, {"scope", "class:memory"}},
                  {{"name", "wl_cycles"}, {"sweep", "wl{}"}, {"metric", "cycles"}, {"within", 0.05}}};
-  const Fixture f = fixture("optimum", j);
+  const FakeStudy f = fixture("optimum", j);
   const Plan& p = f.plan;
   // lrr 100 everywhere; geomeans over w1..w4 of wl1, wl2, wl4: 1.0, 1.58..., 1.6 (saturated).
   for (const char* w : {"w1", "w2", "w3", "w4"}) put(p, w, "lrr", 100);
@@ -123,7 +103,7 @@ TEST_CASE("study report: an optimum with a failed or missing run in scope choose
   nlohmann::json j = sweep_study();
   j["optima"] = {{{"name", "wl_all"}, {"sweep", "wl{}"}, {"metric", "ipc"}, {"within", 0.05}},
                  {{"name", "wl_compute"}, {"sweep", "wl{}"}, {"metric", "ipc"}, {"within", 0.05}, {"scope", "class:compute"}}};
-  const Fixture f = fixture("optimum_failed", j);
+  const FakeStudy f = fixture("optimum_failed", j);
   const Plan& p = f.plan;
   for (const char* w : {"w1", "w2", "w3", "w4"})
     for (const char* v : {"lrr", "gto", "wl1", "wl2"}) put(p, w, v, 100);
@@ -149,7 +129,7 @@ TEST_CASE("study report: a reference with its own baseline divides per cell and 
       {{"variant", "wl4"}, {"metric", "ipc"}, {"scope", "class:memory,compute"}, {"value", 2.0}, {"source", "001"}, {"section", "4.4"}},
       {{"variant", "wl4"}, {"baseline", "wl2"}, {"metric", "ipc"}, {"scope", "class:compute"}, {"value", 1.0}, {"source", "001"}, {"section", "4.4"}},
       {{"variant", "wl4"}, {"baseline", "wl1"}, {"metric", "ipc"}, {"scope", "workload:w3"}, {"value", 1.0}, {"source", "001"}, {"section", "4.4"}}};
-  const Fixture f = fixture("ref_baseline", j);
+  const FakeStudy f = fixture("ref_baseline", j);
   const Plan& p = f.plan;
   // lrr (the study baseline) 50; wl1 100; wl2 150; wl4 = 300, 200, 150, 400 for w1..w4.
   const double wl4[] = {300, 200, 150, 400};

@@ -102,32 +102,13 @@ TEST_CASE("study plan: a single sweep plans to the same job ids as sweep or as a
 
 namespace {
 
-// Four workloads with specs of their own (nothing is simulated), at small and medium.
-struct Fixture {
-  fs::path dir;
-  StudySpec study;
-  Plan plan;
-};
-
-Fixture best_of_fixture(const std::string& name, nlohmann::json j) {
-  Fixture f;
-  f.dir = scratch(name);
-  const std::string exe = (f.dir / "exe").string();
-  std::ofstream(exe) << "binary";
-  PlanOptions o = options(f.dir, exe);
-  o.workloads_dir = (f.dir / "workloads").string();
-  for (const char* w : {"w1", "w2", "w3", "w4"})
-    for (const char* size : {"small", "medium"}) {
-      fs::create_directories(f.dir / "workloads" / w / size);
-      std::ofstream(f.dir / "workloads" / w / size / "spec.json") << "{\"w\": \"" << w << "/" << size << "\"}";
-    }
+// Four workloads in two classes, at small and medium (w4 skipped at medium).
+FakeStudy best_of_fixture(const std::string& name, nlohmann::json j) {
   j["workloads"] = {"w1", "w2", "w3", "w4"};
   j["classes"] = {{"memory", {"w1", "w4"}}, {"compute", {"w2", "w3"}}};
   j["sizes"] = {{"default", {"small", "medium"}}};
   j["skip"] = {{"default", {"w4/medium"}}};
-  f.study = read_study(write_study(f.dir, j));
-  f.plan = make_plan(f.study, o);
-  return f;
+  return fake_study(name, j, {"small", "medium"});
 }
 
 const CellRow& row_of(const Report& r, const std::string& w, const std::string& size, const std::string& v) {
@@ -148,7 +129,7 @@ TEST_CASE("study report: a derived variant takes per cell the best sweep variant
                      {"source", "001"}, {"section", "3.4"}},
                     {{"variant", "b_swl"}, {"metric", "ipc"}, {"scope", "workload:w2"}, {"size", "small"}, {"value", 2.0},
                      {"source", "001"}, {"section", "3.4"}}};
-  const Fixture f = best_of_fixture("report_best_of", j);
+  const FakeStudy f = best_of_fixture("report_best_of", j);
   const Plan& p = f.plan;
   REQUIRE(p.cells.size() == 7 * 6);  // 4 workloads x 2 sizes, w4/medium skipped; 6 variants that run
   auto put = [&](const std::string& w, const std::string& size, const std::string& v, std::optional<double> ipc,
@@ -321,7 +302,7 @@ TEST_CASE("study report: a long sweep's values are elided in the best-of rule", 
   nlohmann::json j = two_sweeps();
   j["sweeps"][0]["values"] = {1, 2, 3, 4, 8, 16, 48};
   j["derived"] = {{{"name", "b_swl"}, {"best_of", "wl{}"}, {"metric", "ipc"}}};
-  const Fixture f = best_of_fixture("report_best_of_long", j);
+  const FakeStudy f = best_of_fixture("report_best_of_long", j);
   const Report r = make_report(f.study, f.plan);  // nothing ran: every derived cell is missing
   CHECK(row_of(r, "w1", "small", "b_swl").status == "missing");
   CHECK(row_of(r, "w1", "small", "b_swl").reason == "missing 7 of 7: wl1, wl2, wl3, ...");

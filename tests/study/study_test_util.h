@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -63,6 +64,30 @@ inline void fake_result(const gputlm::study::Plan& plan, const std::string& id, 
                    {"command", {"gputlm", "run"}}};
   if (!ok) r["error"] = "output out mismatches";
   gputlm::study::write_atomic(job_dir(plan.results_dir, id) + "/result.json", r.dump());
+}
+
+// A study over workloads w1..w4 whose specs are files of their own (nothing is simulated),
+// generated at each of `sizes`, and its plan.
+struct FakeStudy {
+  fs::path dir;
+  gputlm::study::StudySpec study;
+  gputlm::study::Plan plan;
+};
+inline FakeStudy fake_study(const std::string& name, const nlohmann::json& j, std::initializer_list<const char*> sizes) {
+  FakeStudy f;
+  f.dir = scratch(name);
+  const std::string exe = (f.dir / "exe").string();
+  std::ofstream(exe) << "binary";
+  gputlm::study::PlanOptions o = options(f.dir, exe);
+  o.workloads_dir = (f.dir / "workloads").string();
+  for (const char* w : {"w1", "w2", "w3", "w4"})
+    for (const char* size : sizes) {
+      fs::create_directories(f.dir / "workloads" / w / size);
+      std::ofstream(f.dir / "workloads" / w / size / "spec.json") << "{\"w\": \"" << w << "/" << size << "\"}";
+    }
+  f.study = gputlm::study::read_study(write_study(f.dir, j));
+  f.plan = gputlm::study::make_plan(f.study, o);
+  return f;
 }
 
 inline std::string slurp(const fs::path& p) {
