@@ -37,12 +37,14 @@ uint32_t SubPartitionMap::partition_of(uint64_t a) const {
 
 uint64_t SubPartitionMap::local_address(uint64_t a) const {
   uint64_t local = channels_.local_address(a);
-  // Remove the select bits, highest first, closing each gap.
-  for (int b = 63; b >= 0; --b)
-    if (select_mask_ & (uint64_t{1} << b)) {
-      const uint64_t low = local & ((uint64_t{1} << b) - 1);
-      local = ((local >> (b + 1)) << b) | low;
-    }
+  // Remove the select bits, highest first, closing each gap (every L2 access asks, for
+  // its set index: visit only the select bits).
+  for (uint64_t m = select_mask_; m != 0;) {
+    const int b = 63 - __builtin_clzll(m);
+    m &= ~(uint64_t{1} << b);
+    const uint64_t low = local & ((uint64_t{1} << b) - 1);
+    local = ((local >> (b + 1)) << b) | low;
+  }
   return local;
 }
 
