@@ -59,16 +59,37 @@ void Coalescer::coalesce_atomic(const LaneAccess* pieces, std::size_t n, uint32_
   group(pieces, n, warp_size, cfg_.atomic_warp_parts, true, out);
 }
 
+namespace {
+// Bits [a, b) of a 64-bit word (0 <= a <= b <= 64).
+uint64_t word_bits(uint32_t a, uint32_t b) {
+  if (a >= b) return 0;
+  const uint64_t below_b = b == 64 ? ~uint64_t{0} : (uint64_t{1} << b) - 1;
+  return below_b & ~((uint64_t{1} << a) - 1);
+}
+// Bytes [off, off + len) of a line (off + len <= 128).
+Coalescer::Bytes range_mask(uint32_t off, uint32_t len) {
+  const uint32_t end = off + len;
+  return {word_bits(std::min(off, 64u), std::min(end, 64u)), word_bits(std::max(off, 64u) - 64, std::max(end, 64u) - 64)};
+}
+std::bitset<kMaxLineBytes> to_bitset(const Coalescer::Bytes& m) {
+  static_assert(kMaxLineBytes == 128, "two 64-bit words per line");
+  return (std::bitset<kMaxLineBytes>(m.hi) << 64) | std::bitset<kMaxLineBytes>(m.lo);
+}
+}  // namespace
+
 void Coalescer::group(const LaneAccess* pieces, std::size_t n, uint32_t warp_size, uint32_t parts, bool atomic,
                       std::vector<LineRequest>& out) const {
   out.clear();
+  bytes_.clear();
   const uint32_t part_lanes = std::max<uint32_t>(1, warp_size / parts);
   const uint64_t line = cfg_.line_size;
+  const uint32_t sector_shift = static_cast<uint32_t>(__builtin_ctz(cfg_.sector_size));
   // Atomics group per segment (GPGPU-Sim 4.x memory_coalescing_arch_atomic), loads and stores per line.
   const uint64_t unit = atomic ? cfg_.atomic_segment : line;
   for (uint32_t part = 0; part < parts; ++part) {
     const std::size_t part_begin = out.size();
     const uint32_t lane_lo = part * part_lanes, lane_hi = lane_lo + part_lanes;
+    std::size_t last = part_begin;  // the request the previous piece joined (when < out.size())
     for (std::size_t i = 0; i < n; ++i) {
       const LaneAccess& a = pieces[i];
       if (a.lane < lane_lo || a.lane >= lane_hi || a.bytes == 0) continue;
@@ -79,25 +100,38 @@ void Coalescer::group(const LaneAccess* pieces, std::size_t n, uint32_t warp_siz
         const uint64_t seg = addr & ~(unit - 1);
         const uint32_t off = static_cast<uint32_t>(addr - base);
         const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(left, seg + unit - addr));
-        std::bitset<kMaxLineBytes> bytes;
-        for (uint32_t b = 0; b < len; ++b) bytes.set(off + b);
-        LineRequest* req = nullptr;
-        for (std::size_t k = part_begin; k < out.size() && !req; ++k)
-          if (out[k].segment_address == seg && (!atomic || (out[k].byte_mask & bytes).none())) req = &out[k];
-        if (!req) {
-          out.emplace_back();
-          req = &out.back();
-          req->line_address = base;
-          req->segment_address = seg;
+        const Bytes bytes = range_mask(off, len);
+        std::size_t k = out.size();
+        // A load or store has one request per segment in its part, so the one the previous
+        // piece joined matches whenever its segment does (neighbouring lanes mostly share a
+        // line); an atomic takes the first request of its segment without overlapping bytes.
+        if (!atomic && last < out.size() && out[last].segment_address == seg) {
+          k = last;
+        } else {
+          for (std::size_t j = part_begin; j < out.size(); ++j)
+            if (out[j].segment_address == seg && (!atomic || ((bytes_[j].lo & bytes.lo) | (bytes_[j].hi & bytes.hi)) == 0)) {
+              k = j;
+              break;
+            }
         }
-        req->byte_mask |= bytes;
-        req->lane_mask |= 1u << a.lane;
-        for (uint32_t s = off / cfg_.sector_size; s <= (off + len - 1) / cfg_.sector_size; ++s)
-          req->sector_mask |= 1u << s;
+        if (k == out.size()) {
+          out.emplace_back();
+          bytes_.push_back(Bytes{});
+          out[k].line_address = base;
+          out[k].segment_address = seg;
+        }
+        LineRequest& req = out[k];
+        bytes_[k].lo |= bytes.lo;
+        bytes_[k].hi |= bytes.hi;
+        req.lane_mask |= 1u << a.lane;
+        const uint32_t first = off >> sector_shift, end = (off + len - 1) >> sector_shift;  // sectors first..end
+        req.sector_mask |= static_cast<uint32_t>(((uint64_t{1} << (end - first + 1)) - 1) << first);
+        last = k;
         addr += len;
         left -= len;
       }
     }
+    for (std::size_t i = part_begin; i < out.size(); ++i) out[i].byte_mask = to_bitset(bytes_[i]);
     // Stable insertion sort by line (atomics: segment) address, creation order kept
     // within one (no allocation, as std::stable_sort may allocate).
     for (std::size_t i = part_begin + 1; i < out.size(); ++i) {

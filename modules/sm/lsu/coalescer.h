@@ -128,12 +128,17 @@ class Coalescer : public CoalescerIF {
                        std::vector<LineRequest>& out) const;
 
   const CoalescerConfig& config() const { return cfg_; }
+  // A line's bytes as two words (cheaper to build and test than a bitset while grouping).
+  struct Bytes {
+    uint64_t lo = 0, hi = 0;
+  };
   uint64_t line_of(uint64_t address) const { return address & ~static_cast<uint64_t>(cfg_.line_size - 1); }
 
  private:
   void group(const LaneAccess* pieces, std::size_t n, uint32_t warp_size, uint32_t parts, bool atomic,
              std::vector<LineRequest>& out) const;
   CoalescerConfig cfg_;
+  mutable std::vector<Bytes> bytes_;  // group(): the bytes of out[i]; capacity reused
 };
 
 }  // namespace gputlm::sm
