@@ -122,7 +122,7 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuConfig& cfg, const LsuPlacement&
   const_pieces_.reserve(lanes * 8);
   texture_pieces_.reserve(lanes * 8);
   lines_.reserve(lanes * 8);
-  words_.reserve(lanes * 8);
+  word_set_.resize(512, kNoWord);  // 2x a warp's words of ld.v4 (32 lanes x 5 words): no growth at run time
   to_send_.reserve(lanes * 8 * 3);
 }
 

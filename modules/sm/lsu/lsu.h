@@ -226,7 +226,11 @@ class Lsu : public sc_core::sc_module, public PipelineStage, public UnitStatusIF
   // scratch (capacity kept: no allocation per instruction in steady state)
   std::vector<LaneAccess> global_pieces_, shared_pieces_, const_pieces_, texture_pieces_;
   std::vector<LineRequest> lines_;
-  std::vector<uint64_t> words_;
+  // distinct_const_words(): an open-addressing set (kNoWord: empty; a word index is an
+  // address / 4, never all ones)
+  uint32_t distinct_const_words();
+  static constexpr uint64_t kNoWord = ~uint64_t{0};
+  std::vector<uint64_t> word_set_;
 
   stats::Group stats_;
   stats::Counter instructions_, requests_, useful_bytes_, sector_bytes_, shared_accesses_, shared_bank_cycles_,

@@ -49,6 +49,28 @@ bool Lsu::global_bypasses_l1d(const isa::Instruction* in) const {
   return bypass_cg_ && in->cache == isa::CacheOp::Cg;
 }
 
+// The distinct 4-byte words const_pieces_ touch, counted in an open-addressing set of at
+// least twice as many slots as words (a sort of up to a warp's words cost more).
+uint32_t Lsu::distinct_const_words() {
+  std::size_t words = 0;
+  for (const LaneAccess& a : const_pieces_) words += (a.address + a.bytes - 1) / 4 - a.address / 4 + 1;
+  std::size_t size = 64;
+  while (size < 2 * words) size *= 2;
+  if (word_set_.size() < size) word_set_.resize(size);
+  std::fill_n(word_set_.begin(), size, kNoWord);
+  uint32_t distinct = 0;
+  for (const LaneAccess& a : const_pieces_)
+    for (uint64_t w = a.address / 4; w <= (a.address + a.bytes - 1) / 4; ++w) {
+      std::size_t i = static_cast<std::size_t>((w * 0x9E3779B97F4A7C15ull) >> 40) & (size - 1);
+      while (word_set_[i] != kNoWord && word_set_[i] != w) i = (i + 1) & (size - 1);
+      if (word_set_[i] == kNoWord) {
+        word_set_[i] = w;
+        ++distinct;
+      }
+    }
+  return distinct;
+}
+
 void Lsu::build_requests(const WarpInstruction& wi, uint32_t slot, uint64_t cycle) {
   Slot& s = slots_[slot];
   global_pieces_.clear();
@@ -121,12 +143,7 @@ void Lsu::build_requests(const WarpInstruction& wi, uint32_t slot, uint64_t cycl
     add_requests(lines_, L1Port::Constant, cfg_.const_line_size,
                  m.space == isa::StateSpace::Param ? MemSpace::Param : MemSpace::Const, kind, wi, slot);
     // One address per cycle: distinct words beyond one per line serialise.
-    words_.clear();
-    for (const LaneAccess& a : const_pieces_)
-      for (uint64_t w = a.address / 4; w <= (a.address + a.bytes - 1) / 4; ++w) words_.push_back(w);
-    std::sort(words_.begin(), words_.end());
-    const uint32_t distinct =
-        static_cast<uint32_t>(std::unique(words_.begin(), words_.end()) - words_.begin());
+    const uint32_t distinct = distinct_const_words();
     const_extra = distinct > lines ? distinct - lines : 0;
     const_serialization_cycles_.add(const_extra);
   }
