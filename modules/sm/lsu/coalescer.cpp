@@ -34,6 +34,7 @@ void CoalescerConfig::validate(const std::string& p) const {
 
 Coalescer::Coalescer(const CoalescerConfig& cfg, const std::string& key_prefix) : cfg_(cfg) {
   cfg_.validate(key_prefix);
+  bytes_.reserve(32 * 8);  // as the LSU's line requests: 32 lanes, up to 8 pieces each
 }
 
 Segment covering_segment(const LineRequest& lr, uint32_t line_size, uint32_t min_bytes) {
