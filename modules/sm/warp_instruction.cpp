@@ -1,6 +1,9 @@
 #include "sm/warp_instruction.h"
 
+#include <cstddef>
+#include <cstring>
 #include <stdexcept>
+#include <type_traits>
 
 namespace gputlm::sm {
 
@@ -24,6 +27,13 @@ WarpInstructionPool::WarpInstructionPool(std::size_t initial) {
   }
 }
 
+void WarpInstruction::reset_for_issue() {
+  static_assert(std::is_trivially_copyable_v<WarpInstruction> && std::is_standard_layout_v<WarpInstruction>,
+                "reset_for_issue copies the fresh fields as bytes");
+  static const WarpInstruction fresh{};
+  std::memcpy(static_cast<void*>(this), &fresh, offsetof(WarpInstruction, result));
+}
+
 WarpInstruction* WarpInstructionPool::acquire() {
   WarpInstruction* wi;
   if (free_.empty()) {
@@ -33,7 +43,7 @@ WarpInstruction* WarpInstructionPool::acquire() {
     wi = free_.back();
     free_.pop_back();
   }
-  wi->reset();
+  wi->reset_for_issue();  // the scheduler assigns `result` (its only caller is issue)
   return wi;
 }
 

@@ -269,8 +269,7 @@ bool Interconnect::switch_packets(Network& n, uint64_t cycle) {
   const auto inputs = static_cast<uint32_t>(n.inputs.size());
   for (uint32_t o = 0; o < n.outputs.size(); ++o) {
     if (n.wanted[o] == 0 || n.outputs[o].full()) continue;
-    for (uint32_t k = 0; k < inputs; ++k) {
-      const uint32_t i = (n.rr[o] + k) % inputs;
+    for (uint32_t k = 0, i = n.rr[o]; k < inputs; ++k, i = i + 1 == inputs ? 0 : i + 1) {  // round robin from rr
       if (n.moved_cycle[i] == cycle || !n.inputs[i].ready(cycle) || n.inputs[i].front().dst != o) continue;
       n.outputs[o].push(n.inputs[i].front(), cycle + cfg_.latency);
       n.inputs[i].pop(cycle);
