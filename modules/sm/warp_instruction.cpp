@@ -34,7 +34,7 @@ void WarpInstruction::reset_for_issue() {
   std::memcpy(static_cast<void*>(this), &fresh, offsetof(WarpInstruction, result));
 }
 
-WarpInstruction* WarpInstructionPool::acquire() {
+WarpInstruction* WarpInstructionPool::acquire_for_issue() {
   WarpInstruction* wi;
   if (free_.empty()) {
     all_.push_back(std::make_unique<WarpInstruction>());
@@ -43,7 +43,13 @@ WarpInstruction* WarpInstructionPool::acquire() {
     wi = free_.back();
     free_.pop_back();
   }
-  wi->reset_for_issue();  // the scheduler assigns `result` (its only caller is issue)
+  wi->reset_for_issue();
+  return wi;
+}
+
+WarpInstruction* WarpInstructionPool::acquire() {
+  WarpInstruction* wi = acquire_for_issue();
+  wi->result = isa::StepResult{};
   return wi;
 }
 

@@ -89,8 +89,9 @@ struct WarpInstruction {
 
   // Clears every field.
   void reset() { *this = WarpInstruction{}; }
-  // Clears every field but `result`, which the issuing scheduler assigns whole (the pool's
-  // acquire(): zeroing the 300-byte report per instruction showed in profiles).
+  // Clears every field but `result`, which the issuing scheduler assigns whole
+  // (WarpInstructionPool::acquire_for_issue: zeroing the 300-byte report per instruction
+  // showed in profiles).
   void reset_for_issue();
 };
 
@@ -103,7 +104,9 @@ class WarpInstructionPool {
   WarpInstructionPool(const WarpInstructionPool&) = delete;
   WarpInstructionPool& operator=(const WarpInstructionPool&) = delete;
 
-  WarpInstruction* acquire();            // reset but for `result` (the caller assigns it)
+  WarpInstruction* acquire();            // reset, ready to fill
+  // As acquire(), but `result` is left for the caller to assign whole (issue does).
+  WarpInstruction* acquire_for_issue();
   void release(WarpInstruction* wi);     // back to the pool
   std::size_t in_use() const { return all_.size() - free_.size(); }
   std::size_t created() const { return all_.size(); }

@@ -171,7 +171,7 @@ UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
   if (r.pc != head.pc)
     throw PipelineError(std::string(name()) + ": warp " + std::to_string(slot) + " I-buffer head at " + hex(head.pc) +
                         " but the warp executed " + hex(r.pc) + " (I-buffer not flushed after a PC change)");
-  WarpInstruction& wi = *shared_.pool.acquire();
+  WarpInstruction& wi = *shared_.pool.acquire_for_issue();  // result: assigned below
   wi.seq = shared_.next_seq++;
   wi.sm = shared_.sm_id;
   wi.warp = slot;
