@@ -36,8 +36,13 @@ Gpu::Gpu(sc_core::sc_module_name name, GpuConfig cfg, SocketTapIF* taps)
   memory_ = std::make_unique<MemorySystem>("memory", MemorySystemConfig{cfg_.interconnect, cfg_.l2}, icnt_clock_,
                                            l2_clock_, dram_clock_, stats_, MemoryStatsPlacement::parent, taps);
   for (uint32_t i = 0; i < cfg_.sms; ++i) {
-    sms_.push_back(std::make_unique<sm::Sm>(("sm" + std::to_string(i)).c_str(), cfg_.sm_config(i), i, cfg_.sms,
-                                            core_, stats_, taps));
+    {
+      // An SM's processes (caches, memory port, core) form group i of the core clock: the
+      // groups of an edge may tick on several host threads (ClockTicker::set_threads).
+      ClockTicker::GroupScope group(static_cast<int32_t>(i));
+      sms_.push_back(std::make_unique<sm::Sm>(("sm" + std::to_string(i)).c_str(), cfg_.sm_config(i), i, cfg_.sms,
+                                              core_, stats_, taps));
+    }
     sm::Sm& s = *sms_.back();
     bind_tapped(s.memory_socket(), memory_->sm_side(), taps, "icnt", std::string(s.name()) + ".mem_port",
                 memory_->interconnect().name(), core_, taps_);
@@ -48,7 +53,21 @@ Gpu::Gpu(sc_core::sc_module_name name, GpuConfig cfg, SocketTapIF* taps)
   watchdog_ = std::make_unique<Watchdog>(
       "watchdog", cfg_.watchdog, core_, [this] { return progress(); },
       [this](uint64_t c, uint64_t since) { watchdog_fired(c, since); });
+  // Socket taps record the SMs' transactions in one sequence, and Verilated RTL blocks are
+  // driven from one thread: both need serial edges.
+  bool rtl = false;
+  for (uint32_t i = 0; i < cfg_.sms; ++i) {
+    const sm::SmConfig& c = cfg_.sm_config(i);
+    rtl = rtl || c.lsu.coalescer.impl != "tlm" || c.scheduler.impl != "tlm";
+  }
+  if (taps == nullptr && !rtl) core_.ticker()->set_threads(cfg_.threads);
 }
+
+void Gpu::serialize_edges() { core_.ticker()->set_threads(1); }
+
+unsigned Gpu::host_threads() const { return core_.ticker()->threads(); }
+uint64_t Gpu::parallel_edges() const { return core_.ticker()->parallel_edges(); }
+uint64_t Gpu::serial_edges() const { return core_.ticker()->serial_edges(); }
 
 Gpu::~Gpu() = default;
 
@@ -59,6 +78,8 @@ uint32_t Gpu::launch(const isa::LoadedModule& module, const isa::LaunchParams& p
   Kernel k;
   k.grid = std::make_unique<isa::GridExecution>(module, params, options.exec);
   k.grid->set_cycle_source([this] { return core_.now(); });  // %clock reads the core cycle
+  // malloc, free and printf change device-wide state at issue: no parallel edges from now on.
+  if (k.grid->uses_shared_state_builtins()) serialize_edges();
   const uint32_t regs = options.registers_per_thread.value_or(0);
   uint32_t shared = k.grid->shared_bytes_per_cta();
   if (options.static_shared_bytes) shared = std::max(shared, *options.static_shared_bytes + params.dynamic_shared_bytes);

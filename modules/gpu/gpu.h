@@ -101,6 +101,14 @@ class Gpu : public sc_core::sc_module, private CtaSchedulerListener {
   // relaunches as soon as a stream drains). Throws DeadlockError (watchdog or starvation,
   // with the state dump) or SimulationError.
   void run(std::function<bool()> stop = {});
+  // Host threads ticking the SMs of a core edge (config `threads`; 1 with socket taps).
+  unsigned host_threads() const;
+  // Core edges whose SMs ticked on several host threads, and those ticked serially.
+  uint64_t parallel_edges() const;
+  uint64_t serial_edges() const;
+  // Ticks every edge on the simulation thread from now on: observers that record the SMs'
+  // events in one sequence (the timeline's issue tracer) call it.
+  void serialize_edges();
   // Called about every `period` core cycles during run() (progress bars).
   void set_progress_callback(std::function<void(uint64_t cycle)> cb, uint64_t period = 100000);
   // run() stops at the observer's cycles and lets it look (not owned; outlives the runs).

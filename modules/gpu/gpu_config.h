@@ -81,6 +81,7 @@ struct GpuConfig {
   uint32_t partitions = 6;
   uint64_t max_cycles = 0;
   uint64_t sample_period = 0;
+  uint32_t threads = 1;
   ClockConfig clocks;
   sm::SmConfig sm;
   std::vector<SmGroupConfig> sm_groups;
@@ -106,6 +107,10 @@ struct GpuConfig {
             "core cycles between time-series samples (IPC, hit rates, DRAM bandwidth, stall classes) in the "
             "statistics JSON's \"time_series\"; 0: no time series (gputlm run --sample-every N sets it)",
             config::at_least(0));
+    v.param("threads", threads,
+            "host threads that tick the SMs of one core clock edge (gputlm run --threads N): the statistics are "
+            "identical for every value; observing a run (timeline, transactions) ticks serially",
+            config::in_range(1, 256));
     v.group("clocks", clocks, "clock domains");
     v.group("sm", sm, "every SM (with sm_groups: the base every group's sm is read on top of)");
     v.group_list("sm_groups", sm_groups,

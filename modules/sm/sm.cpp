@@ -158,6 +158,10 @@ Sm::Sm(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t sm_id, uint32
   l1t_.downstream.bind(arbiter_.upstream);
 
   process_ = std::make_unique<ClockedProcess>("tick", core_clock, [this](uint64_t c) { return tick(c); });
+  // In a parallel edge (core/clock/parallel_edge.h) the issues' global-memory accesses are
+  // logged; they reach memory at the edge's end, in SM (group) order.
+  if (process_->group() >= 0)
+    core_clock.ticker()->add_edge_end_hook(process_->group(), [this] { core_.memory_log().replay(); });
   auto wake = [this] { process_->wake(); };
   core_.set_waker(wake);
   oc_.set_waker(wake);

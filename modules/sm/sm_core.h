@@ -69,6 +69,8 @@ class SmCore : public sc_core::sc_module, public SchedulerOrderIF, public Forwar
   bool tick_fetch(uint64_t cycle);
   // Wakes the owner's clock process (CTA launch, L1I response); set by the owner.
   void set_waker(std::function<void()> w);
+  // Global-memory accesses of this SM's issues in a parallel edge (replayed at its end).
+  isa::GlobalMemoryLog& memory_log() { return shared_.memory_log; }
 
   // --- parts ---------------------------------------------------------------------------
   uint32_t sm_id() const { return sm_id_; }

@@ -37,7 +37,7 @@ int usage(FILE* out) {
                "usage: gputlm run SPEC.json (--functional | --config GPU.json [-p key=value]... [--progress]\n"
                "                 [--timeline FILE [--timeline-window A:B] [--timeline-counters N]]\n"
                "                 [--transactions FILE] [--transactions-on KINDS] [--sample-every N])\n"
-               "                 [--stats FILE] [--quiet] [--tick-order-seed N]\n\n"
+               "                 [--stats FILE] [--quiet] [--threads N] [--tick-order-seed N]\n\n"
                "Runs the kernels of a launch spec (docs/launch-spec.md) and checks its outputs.\n"
                "  --functional   run on the functional SIMT executor (no timing)\n"
                "  --config FILE  run cycle by cycle on the timing GPU of FILE (configs/fermi_gtx480.json)\n"
@@ -45,6 +45,8 @@ int usage(FILE* out) {
                "  --progress     show the progress bar even when stderr is not a terminal\n"
                "  --stats FILE   write per-launch statistics and verification results as JSON\n"
                "  --quiet        print only errors and mismatches\n"
+               "  --threads N    host threads ticking the SMs of one core edge (the config's `threads`):\n"
+               "                 the statistics are identical for every N; observing a run ticks serially\n"
                "Observing a timing run (docs/observability.md; none of it changes the statistics):\n"
                "  --timeline FILE         write a Chrome/Perfetto trace-event JSON (open it in ui.perfetto.dev\n"
                "                          or chrome://tracing): kernels, CTAs, warp issue per scheduler, stall\n"
@@ -161,7 +163,7 @@ int cmd_run(int argc, char** argv) {
   std::vector<std::string> overrides;
   bool functional = false, quiet = false, progress = false;
   gputlm::cli::TimingRunOptions t;
-  std::string counters, order_seed;
+  std::string counters, order_seed, threads;
   // Options of a timing run that only observe it: refused with --functional.
   std::vector<std::string> observing;
   for (int i = 1; i < argc; ++i) {
@@ -178,6 +180,7 @@ int cmd_run(int argc, char** argv) {
     else if (a == "--transactions-on") value = &t.transactions_on;
     else if (a == "--sample-every") value = &t.sample_every;
     else if (a == "--tick-order-seed") value = &order_seed;
+    else if (a == "--threads") value = &threads;
     if (value != nullptr) {
       if (i + 1 >= argc) {
         std::fprintf(stderr, "gputlm run: %s needs a value\n", a.c_str());
@@ -219,6 +222,13 @@ int cmd_run(int argc, char** argv) {
   if (!observing.empty() && functional) {
     std::fprintf(stderr, "gputlm run: %s observes a timing run: use it with --config\n", observing.front().c_str());
     return usage(stderr);
+  }
+  if (!threads.empty()) {
+    if (functional) {
+      std::fprintf(stderr, "gputlm run: --threads sets the timing GPU's host threads: use it with --config\n");
+      return usage(stderr);
+    }
+    overrides.push_back("threads=" + threads);  // checked (1..256) with the config
   }
   if (!order_seed.empty()) {
     char* end = nullptr;

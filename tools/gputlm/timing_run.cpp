@@ -342,6 +342,9 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
   host["seconds"] = res.host_seconds;
   host["warp_instructions_per_second"] = rate(static_cast<double>(res.warp_instructions), res.host_seconds);
   host["cycles_per_second"] = rate(static_cast<double>(res.cycles), res.host_seconds);
+  host["threads"] = timing.gpu().host_threads();
+  host["parallel_edges"] = timing.gpu().parallel_edges();
+  host["serial_edges"] = timing.gpu().serial_edges();
   j["host"] = host;  // the only part of the JSON that differs between identical runs
   if (series) {
     series->finish();

@@ -21,7 +21,14 @@ ClockTicker::ClockTicker(const sc_core::sc_time& period) : ticks_(period.value()
 }
 
 uint32_t ClockTicker::add(ClockedProcess* p) {
-  procs_.push_back(Entry{p, kNever});
+  procs_.push_back(Entry{p, kNever, elaboration_group_});
+  if (elaboration_group_ >= 0) {
+    EdgeGroup& g = edge_group(elaboration_group_);
+    const auto id = static_cast<uint32_t>(procs_.size() - 1);
+    if (g.members.empty()) g.first_id = id;
+    if (id != g.first_id + g.members.size() || g.members.size() == 64) groups_parallel_ = false;
+    g.members.push_back(p);
+  }
   const std::size_t words = (procs_.size() + 63) / 64;
   if (words != words_) {  // re-lay the wheel with a word more per slot
     std::vector<uint64_t> wheel(kSlots * words, 0);
@@ -34,7 +41,18 @@ uint32_t ClockTicker::add(ClockedProcess* p) {
   return static_cast<uint32_t>(procs_.size() - 1);
 }
 
+void ClockTicker::remove(uint32_t id) {
+  if (const int32_t g = procs_[id].group; g >= 0) groups_[g]->members[id - groups_[g]->first_id] = nullptr;
+  procs_[id] = Entry{};
+}
+
 void ClockTicker::schedule(uint32_t id, uint64_t cycle) {
+  // Inside a group's parallel tick the wheel is shared: apply at the end of the edge. The
+  // result is the same (the earliest cycle wins whatever the order).
+  if (EdgeGroup* g = parallel_edge::current()) {
+    g->schedules.push_back(EdgeGroup::Schedule{this, id, cycle});
+    return;
+  }
   Entry& e = procs_[id];
   if (cycle >= e.due) return;
   e.due = cycle;
@@ -93,7 +111,10 @@ void ClockTicker::run() {
   }
   if (order_seed_ != 0) {
     tick_shuffled(cycle);
+  } else if (workers_ && tick_parallel(cycle)) {
+    ++parallel_edges_;
   } else {
+    ++serial_edges_;
     for (std::size_t w = 0; w < words_; ++w) {
       for (uint64_t m = current_[w]; m != 0; m &= m - 1) {
         ClockedProcess* p = procs_[w * 64 + static_cast<unsigned>(__builtin_ctzll(m))].p;
@@ -129,6 +150,91 @@ void ClockTicker::tick_shuffled(uint64_t cycle) {
     std::swap(order_[i - 1], order_[SplitMix64::step(state) % i]);
   for (uint32_t id : order_)
     if (ClockedProcess* p = procs_[id].p) p->run(cycle);
+}
+
+
+// --- parallel edges ------------------------------------------------------------------
+
+void ClockTicker::set_threads(unsigned threads) {
+  if (threads <= 1) workers_.reset();
+  else if (!workers_ || workers_->threads() != threads) workers_ = std::make_unique<EdgeWorkers>(threads);
+}
+
+EdgeGroup& ClockTicker::edge_group(int32_t g) {
+  if (static_cast<std::size_t>(g) >= groups_.size()) groups_.resize(static_cast<std::size_t>(g) + 1);
+  if (!groups_[g]) {
+    groups_[g] = std::make_unique<EdgeGroup>();
+    groups_[g]->index = static_cast<uint32_t>(g);
+  }
+  return *groups_[g];
+}
+
+void ClockTicker::add_edge_end_hook(int32_t group, std::function<void()> hook) {
+  edge_group(group).edge_end_hooks.push_back(std::move(hook));
+}
+
+void ClockTicker::tick_group(std::size_t i) {
+  const DueGroup& d = due_groups_[i];
+  EdgeGroup& g = *groups_[d.group];
+  parallel_edge::set_current(&g);
+  try {
+    // The group's own member list, not procs_ (which this edge's schedules rewrite on the
+    // simulation thread): a worker reads only what it and elaboration wrote.
+    for (uint64_t m = d.due; m != 0; m &= m - 1) g.members[__builtin_ctzll(m)]->run(parallel_cycle_);
+  } catch (...) {
+    g.error = std::current_exception();
+  }
+  parallel_edge::set_current(nullptr);
+}
+
+// Ticks current_'s processes by groups on the workers; false (nothing ticked) when the edge
+// has fewer than two groups or an order the groups cannot reproduce.
+bool ClockTicker::tick_parallel(uint64_t cycle) {
+  if (!groups_parallel_) return false;
+  due_groups_.clear();
+  tail_ids_.clear();
+  for (std::size_t w = 0; w < words_; ++w) {
+    for (uint64_t m = current_[w]; m != 0; m &= m - 1) {
+      const auto id = static_cast<uint32_t>(w * 64 + static_cast<unsigned>(__builtin_ctzll(m)));
+      const int32_t g = procs_[id].group;
+      if (g < 0) {
+        tail_ids_.push_back(id);
+        continue;
+      }
+      if (!tail_ids_.empty()) return false;  // an ungrouped process ticks between groups
+      if (due_groups_.empty() || due_groups_.back().group != g) due_groups_.push_back(DueGroup{g, 0});
+      due_groups_.back().due |= uint64_t{1} << (id - groups_[g]->first_id);
+    }
+  }
+  if (due_groups_.size() < 2) return false;
+  for (std::size_t w = 0; w < words_; ++w) current_[w] = 0;
+
+  due_owner_.clear();
+  for (const DueGroup& d : due_groups_)
+    due_owner_.push_back(static_cast<uint32_t>(d.group));  // a group always ticks on the same thread
+  parallel_cycle_ = cycle;
+  workers_->run(
+      due_groups_.size(), due_owner_.data(),
+      [](void* self, std::size_t i) { static_cast<ClockTicker*>(self)->tick_group(i); }, this);
+
+  // The groups' effects in group order, as if they had ticked one after another.
+  std::exception_ptr error;
+  for (const DueGroup& d : due_groups_) {
+    EdgeGroup& g = *groups_[d.group];
+    for (const EdgeGroup::Schedule& s : g.schedules) s.ticker->schedule(s.id, s.cycle);
+    g.schedules.clear();
+    for (const EdgeGroup::Call& c : g.calls) c.fn(c.obj, c.arg, c.value);
+    g.calls.clear();
+    if (g.error) {
+      if (!error) error = g.error;
+      g.error = nullptr;
+    }
+    for (auto& hook : g.edge_end_hooks) hook();
+  }
+  if (error) std::rethrow_exception(error);
+  for (uint32_t id : tail_ids_)
+    if (ClockedProcess* p = procs_[id].p) p->run(cycle);
+  return true;
 }
 
 }  // namespace gputlm

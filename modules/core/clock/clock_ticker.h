@@ -5,15 +5,25 @@
 // Order: the due processes of an edge tick in the order they were created, or in a
 // seeded per-edge shuffle (set_order_seed): the clocked-process pattern makes a block's
 // tick independent of the order of same-edge ticks, and the shuffle is how tests check it.
+//
+// Threads (set_threads): processes created inside a GroupScope belong to that group (an
+// SM's caches, memory port and core); with more than one thread, the groups due at an edge
+// tick concurrently, each in creation order, and their deferred effects (parallel_edge.h)
+// are applied after them in group order; processes of no group tick after every group.
+// An edge whose order this cannot reproduce (an ungrouped process due before a grouped one,
+// a shuffled order) ticks serially.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <memory>
 #include <systemc>
 #include <utility>
 #include <vector>
 
 #include "core/clock/clock_domain.h"
+#include "core/clock/parallel_edge.h"
 
 namespace gputlm {
 
@@ -29,7 +39,30 @@ class ClockTicker {
   ClockTicker& operator=(const ClockTicker&) = delete;
 
   uint32_t add(ClockedProcess* p);
-  void remove(uint32_t id) { procs_[id] = Entry{}; }
+  void remove(uint32_t id);
+  // The group of process `id` (-1: none).
+  int32_t group_of(uint32_t id) const { return procs_[id].group; }
+
+  // While alive, processes created (on any ticker) belong to group `group` (>= 0).
+  class GroupScope {
+   public:
+    explicit GroupScope(int32_t group) : previous_(elaboration_group_) { elaboration_group_ = group; }
+    ~GroupScope() { elaboration_group_ = previous_; }
+    GroupScope(const GroupScope&) = delete;
+    GroupScope& operator=(const GroupScope&) = delete;
+
+   private:
+    int32_t previous_;
+  };
+  // Host threads that tick the groups of an edge (1: everything on the simulation thread).
+  void set_threads(unsigned threads);
+  unsigned threads() const { return workers_ ? workers_->threads() : 1; }
+  // hook() runs at the end of every edge at which group `group` ticked in parallel, after its
+  // deferred calls, in group order (e.g. an SM applying its global-memory log).
+  void add_edge_end_hook(int32_t group, std::function<void()> hook);
+  // Edges ticked in parallel and serially since creation (a busy GPU's edges should be the first).
+  uint64_t parallel_edges() const { return parallel_edges_; }
+  uint64_t serial_edges() const { return serial_edges_; }
   // Tick process `id` at edge `cycle` (not in the past); its earliest pending edge wins
   // (a later one is forgotten, as an sc_event keeps only its earliest notification).
   void schedule(uint32_t id, uint64_t cycle);
@@ -43,8 +76,16 @@ class ClockTicker {
   struct Entry {
     ClockedProcess* p = nullptr;
     uint64_t due = kNever;
+    int32_t group = -1;
+  };
+  struct DueGroup {
+    int32_t group;
+    uint64_t due;  // bit k: the group's member k ticks
   };
   void run();
+  bool tick_parallel(uint64_t cycle);
+  void tick_group(std::size_t i);
+  EdgeGroup& edge_group(int32_t g);
   void arm(uint64_t cycle);
   uint64_t now_cycle() const { return sim_now().value() / ticks_; }
   void tick_shuffled(uint64_t cycle);
@@ -67,6 +108,16 @@ class ClockTicker {
   uint64_t armed_ = kNever;      // the edge event_ is notified for
   sc_core::sc_event event_;
   static inline uint64_t order_seed_ = 0;
+  static inline thread_local int32_t elaboration_group_ = -1;
+
+  std::unique_ptr<EdgeWorkers> workers_;
+  std::vector<std::unique_ptr<EdgeGroup>> groups_;  // by group number
+  std::vector<DueGroup> due_groups_;
+  std::vector<uint32_t> tail_ids_, due_owner_;
+  // Groups are parallel only while each has consecutive ids and at most 64 processes.
+  bool groups_parallel_ = true;
+  uint64_t parallel_cycle_ = 0;
+  uint64_t parallel_edges_ = 0, serial_edges_ = 0;
 };
 
 }  // namespace gputlm

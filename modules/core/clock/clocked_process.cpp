@@ -3,7 +3,11 @@
 namespace gputlm {
 
 ClockedProcess::ClockedProcess(const char* /*name*/, const ClockDomain& domain, TickFn tick, bool start_awake)
-    : domain_(domain), tick_(std::move(tick)), ticker_(domain.ticker()), id_(ticker_->add(this)) {
+    : domain_(domain),
+      tick_(std::move(tick)),
+      ticker_(domain.ticker()),
+      id_(ticker_->add(this)),
+      group_(ticker_->group_of(id_)) {
   if (start_awake) {
     sleeping_ = false;
     ticker_->schedule(id_, domain_.now());  // this edge (time 0 during elaboration), a delta later
@@ -12,7 +16,22 @@ ClockedProcess::ClockedProcess(const char* /*name*/, const ClockDomain& domain, 
 
 ClockedProcess::~ClockedProcess() { ticker_->remove(id_); }
 
+bool ClockedProcess::defer_wake(uint64_t cycle) {
+  EdgeGroup* g = parallel_edge::current();
+  if (g == nullptr || static_cast<int32_t>(g->index) == group_) return false;
+  // kNever: wake(); otherwise wake_at(cycle). The cycle was computed now, at this edge's time.
+  g->defer(
+      [](void* obj, void*, uint64_t c) {
+        auto* p = static_cast<ClockedProcess*>(obj);
+        if (c == std::numeric_limits<uint64_t>::max()) p->wake();
+        else p->wake_at(c);
+      },
+      this, nullptr, cycle);
+  return true;
+}
+
 void ClockedProcess::wake() {
+  if (defer_wake(std::numeric_limits<uint64_t>::max())) return;
   if (in_tick_) {
     wake_requested_ = true;
     return;
@@ -28,6 +47,7 @@ void ClockedProcess::wake() {
 }
 
 void ClockedProcess::wake_at(uint64_t cycle) {
+  if (defer_wake(cycle)) return;
   const uint64_t next = domain_.next_cycle();
   if (cycle < next) cycle = next;
   // A sleeping process always has a tick pending no later than timer_cycle_ (run() arms

@@ -36,17 +36,22 @@ class ClockedProcess {
   void wake_at(uint64_t cycle);
 
   bool sleeping() const { return sleeping_; }
+  int32_t group() const { return group_; }  // the ticker group (-1: none)
   uint64_t activations() const { return activations_; }
   const ClockDomain& domain() const { return domain_; }
 
  private:
   friend class ClockTicker;
   void run(uint64_t cycle);
+  // Inside another group's parallel tick, a wake-up waits for the end of the edge (this
+  // process's state belongs to its own group's thread); true if it was deferred.
+  bool defer_wake(uint64_t cycle);
 
   const ClockDomain& domain_;
   TickFn tick_;
   std::shared_ptr<ClockTicker> ticker_;
-  uint32_t id_ = 0;  // in ticker_
+  uint32_t id_ = 0;    // in ticker_
+  int32_t group_ = -1;  // ticker_'s group of this process (-1: none)
   bool sleeping_ = true;
   bool in_tick_ = false;
   bool wake_requested_ = false;  // wake() during our own tick: tick again next edge

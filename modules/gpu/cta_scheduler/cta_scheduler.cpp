@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "core/clock/parallel_edge.h"
 #include "core/config/config_source.h"
 
 namespace gputlm::gpu {
@@ -110,7 +111,7 @@ void CtaScheduler::add_sm(sm::SmCtaIF& sm, const std::string& kind) {
   if (sm.sm_id() != sms_.size())
     throw std::invalid_argument(std::string(name()) + ": SM added as number " + std::to_string(sms_.size()) +
                                 " reports sm_id " + std::to_string(sm.sm_id()) + " (add SMs in id order)");
-  sms_.push_back({&sm, kind, 0, {}, false, {}});
+  sms_.push_back({&sm, kind, 0, {}, false, {}, {}});
   used_.assign(sms_.size(), 0);
   if (dyncta_on_) {
     DynctaSm& d = sms_.back().dyn;
@@ -204,6 +205,23 @@ bool CtaScheduler::in_set(const std::vector<uint32_t>& set, uint32_t sm) {
 void CtaScheduler::on_completion(const sm::CtaCompletion& c) {
   if (c.sm >= sms_.size())
     throw std::logic_error(std::string(name()) + ": completion reported for unknown SM " + std::to_string(c.sm));
+  // From an SM ticking in a parallel edge (parallel_edge.h): its own slot only, the rest at
+  // the end of the edge in SM order.
+  if (EdgeGroup* g = parallel_edge::current()) {
+    std::vector<sm::CtaCompletion>& d = sms_[c.sm].deferred;
+    if (d.empty())
+      g->defer([](void* self, void*, uint64_t sm) {
+        auto* s = static_cast<CtaScheduler*>(self);
+        for (const sm::CtaCompletion& x : s->sms_[sm].deferred) s->record_completion(x);
+        s->sms_[sm].deferred.clear();
+      }, this, nullptr, c.sm);
+    d.push_back(c);
+    return;
+  }
+  record_completion(c);
+}
+
+void CtaScheduler::record_completion(const sm::CtaCompletion& c) {
   completions_.push_back(Reported{core_.now(), c});
   // The SM's slots are free from now, but a replacement waits for the next cycle (the
   // completion itself is retired then, retire_completions).

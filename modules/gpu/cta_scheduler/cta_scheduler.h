@@ -231,8 +231,11 @@ class CtaScheduler : public sc_core::sc_module {
     std::vector<uint32_t> epoch_kernels;
     bool owes_invalidation = false;
     DynctaSm dyn;
+    // Completions reported from a parallel edge's SM tick, applied at the edge's end.
+    std::vector<sm::CtaCompletion> deferred;
   };
   void on_completion(const sm::CtaCompletion& c);
+  void record_completion(const sm::CtaCompletion& c);
   void wake();
   void wake_at(uint64_t cycle);
   void run();

@@ -113,6 +113,7 @@ void Timeline::at(uint64_t cycle) {
 
 void Timeline::open_window(uint64_t cycle) {
   active_ = true;
+  gpu_->serialize_edges();  // the tracer records every SM's issues in one sequence
   for (uint32_t i = 0; i < gpu_->config().sms; ++i) gpu_->sm(i).core().set_issue_tracer(this);
   // Counters start from the state at the window's opening: a snapshot, no event.
   last_counter_ = cycle;

@@ -147,7 +147,19 @@ std::string format(ExecCtx& c, uint32_t lane, const std::string& fmt, uint64_t b
   return out;
 }
 
+// malloc/free mutate the device allocator and vprintf writes the shared output stream at
+// issue: with a GlobalMemoryLog (SMs stepping in parallel threads) neither is safe nor in SM
+// order. Such kernels run serially (LoadedModule::uses_shared_state_builtins); a step with
+// a log that reaches one anyway is an error rather than a silent race.
+void refuse_with_log(ExecCtx& c, const char* what) {
+  if (c.log)
+    c.grid.fail(c.w, static_cast<uint32_t>(__builtin_ctz(c.mask)),
+                std::string(what) + " touches device-wide state and cannot run with a GlobalMemoryLog attached; "
+                                    "run this kernel serially (LoadedModule::uses_shared_state_builtins)");
+}
+
 void h_vprintf(ExecCtx& c) {
+  refuse_with_log(c, "device printf (vprintf)");
   std::ostream& os = c.grid.options().printf_output ? *c.grid.options().printf_output : std::cout;
   for_each_lane(c.mask, [&](uint32_t l) {
     uint64_t fmt_addr = call_arg(c, 0, l, 8);
@@ -171,6 +183,7 @@ void h_assertfail(ExecCtx& c) {
 // in lane order (deterministic addresses); free(0) is a no-op, freeing anything that is not
 // a live allocation is an error.
 void h_malloc(ExecCtx& c) {
+  refuse_with_log(c, "device malloc");
   for_each_lane(c.mask, [&](uint32_t l) {
     uint64_t bytes = call_arg(c, 0, l, 8);
     uint64_t p = c.lm.memory().allocator.allocate(bytes);
@@ -178,6 +191,7 @@ void h_malloc(ExecCtx& c) {
   });
 }
 void h_free(ExecCtx& c) {
+  refuse_with_log(c, "device free");
   for_each_lane(c.mask, [&](uint32_t l) {
     uint64_t p = call_arg(c, 0, l, 8);
     if (p == 0) return;

@@ -21,8 +21,10 @@ inline constexpr uint32_t kScratchRows = 16;
 
 struct ExecCtx {
   ExecCtx(GridExecution& g, const LoadedModule& module, WarpContext& warp, CallFrame& frame,
-          const Function& function, const Instruction& instr, uint32_t exec_mask, StepResult& result)
-      : grid(g), lm(module), w(warp), f(frame), fn(function), in(instr), mask(exec_mask), r(result) {}
+          const Function& function, const Instruction& instr, uint32_t exec_mask, StepResult& result,
+          GlobalMemoryLog* global_log = nullptr)
+      : grid(g), lm(module), w(warp), f(frame), fn(function), in(instr), mask(exec_mask), r(result),
+        log(global_log) {}
 
   GridExecution& grid;
   const LoadedModule& lm;
@@ -32,6 +34,7 @@ struct ExecCtx {
   const Instruction& in;
   uint32_t mask;  // lanes executing (active and guard true); never 0 in a handler
   StepResult& r;
+  GlobalMemoryLog* log;  // non-null: defer global-memory lanes (global_memory_log.h)
   uint64_t global_lo = 1, global_hi = 0;  // last global allocation found (bounds cache)
   uint64_t scratch[kScratchRows][32];
 };

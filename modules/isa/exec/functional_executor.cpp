@@ -93,6 +93,7 @@ void GridExecution::push_frame(WarpContext& w, uint32_t func, uint32_t call_inde
   fr.call_index = call_index;
   fr.local_base = base;
   fr.returned_mask = 0;
+  fr.activation = ++w.activations;
   fr.regs.assign(fn.regs.size() * 32, 0);
   fr.preds.assign(fn.preds.size(), 0);
   fr.param_in.assign(size_t{fn.param_bytes} * 32, 0);
@@ -152,6 +153,8 @@ CtaContext& GridExecution::start_cta(uint64_t linear_id) {
 
 void GridExecution::retire_cta(CtaContext& cta) { cta.in_use = false; }
 
+void GridExecution::add_counters(const ExecCounters& c) { counters_.add(c); }
+
 const Instruction* GridExecution::peek(const WarpContext& w) const {
   if (w.simt.empty()) return nullptr;
   const SimtEntry& e = w.simt.back();
@@ -181,7 +184,7 @@ void GridExecution::fail(const WarpContext& w, uint32_t lane, const std::string&
   throw ExecError(msg + ": " + what);
 }
 
-const StepResult& GridExecution::step(WarpContext& w) {
+const StepResult& GridExecution::step(WarpContext& w, GlobalMemoryLog* log) {
   StepResult& r = w.last;
   if (w.status != WarpStatus::Ready)
     throw ExecError("step() on warp " + std::to_string(w.warp_in_cta) + " of CTA " + std::to_string(w.cta->linear_id) +
@@ -207,11 +210,20 @@ const StepResult& GridExecution::step(WarpContext& w) {
   }
   r.exec_mask = exec;
 
-  ++counters_.warp_instructions;
-  counters_.thread_instructions += sem::popcount32(exec);
-  ++counters_.per_class[static_cast<size_t>(in.cls)];
+  uint64_t executed;
+  if (log) {
+    // A step of a parallel edge: the grid's counters are shared by the SMs, so this SM's
+    // counts wait in its log for the edge's end (the limit sees the earlier edges' counts
+    // and this SM's).
+    log->bind(lm_->memory());
+    executed = counters_.warp_instructions + log->count(this, in.cls, sem::popcount32(exec));
+  } else {
+    executed = ++counters_.warp_instructions;
+    counters_.thread_instructions += sem::popcount32(exec);
+    ++counters_.per_class[static_cast<size_t>(in.cls)];
+  }
   ++w.instructions;
-  if (counters_.warp_instructions > opts_.max_warp_instructions)
+  if (executed > opts_.max_warp_instructions)
     fail(w, e.mask ? static_cast<uint32_t>(__builtin_ctz(e.mask)) : 0,
          "instruction limit of " + std::to_string(opts_.max_warp_instructions) +
              " warp instructions exceeded (infinite loop?)");
@@ -219,8 +231,12 @@ const StepResult& GridExecution::step(WarpContext& w) {
   exec_detail::ExecFn h = lm_->handler(e.func, e.pc);
   if (h) {
     if (exec) {
-      exec_detail::ExecCtx c(*this, *lm_, w, w.frame(), fn, in, exec, r);
+      const size_t logged = log ? log->size() : 0;
+      exec_detail::ExecCtx c(*this, *lm_, w, w.frame(), fn, in, exec, r, log);
       h(c);
+      // A same-edge redefinition of a register a deferred load of this warp will write.
+      if (log && w.deferred_log == log)
+        for (uint8_t i = 0; i < in.n_dst_regs; ++i) log->note_write(w, logged, in.dst_regs[i], exec);
     }
     ++w.simt.back().pc;
     settle(w, r);

@@ -24,6 +24,8 @@
 #include <vector>
 
 #include "isa/exec/device_memory.h"
+#include "isa/exec/exec_counters.h"
+#include "isa/exec/global_memory_log.h"
 #include "isa/exec/loaded_module.h"
 #include "isa/exec/step_result.h"
 #include "isa/exec/warp_context.h"
@@ -71,14 +73,6 @@ struct ExecOptions {
   std::ostream* printf_output = nullptr;
 };
 
-// Counts of executed work (per grid).
-struct ExecCounters {
-  uint64_t warp_instructions = 0;
-  uint64_t thread_instructions = 0;  // sum of exec-mask popcounts
-  uint64_t ctas = 0;
-  std::array<uint64_t, static_cast<size_t>(OpClass::Nop) + 1> per_class{};  // warp instructions
-};
-
 // Functional state of one kernel launch.
 class GridExecution {
  public:
@@ -103,7 +97,10 @@ class GridExecution {
 
   // Executes the next instruction of `w` (which must be Ready). The result lives in
   // w.last until the next step of this warp. No heap allocation in steady state.
-  const StepResult& step(WarpContext& w);
+  // With `log`, global-memory loads, stores and atomics are checked now but recorded in
+  // `log` instead of executed; log->replay() applies them (global_memory_log.h). Kernels
+  // for which uses_shared_state_builtins() is true must step without a log.
+  const StepResult& step(WarpContext& w, GlobalMemoryLog* log = nullptr);
   // The instruction `w` would execute next, or nullptr if the warp finished.
   const Instruction* peek(const WarpContext& w) const;
   uint64_t peek_pc(const WarpContext& w) const;  // 0 if finished
@@ -116,6 +113,10 @@ class GridExecution {
   // out) and addr[lane] their addresses. False for anything else (nothing written).
   bool peek_global_load(const WarpContext& w, uint64_t (&addr)[32], uint32_t& mask) const;
 
+  // The kernel (or a function it calls) uses malloc, free, vprintf or __assertfail, which
+  // touch device-wide state at issue: run it serially, without a GlobalMemoryLog.
+  bool uses_shared_state_builtins() const { return lm_->uses_shared_state_builtins(lp_.kernel); }
+
   // Throws ExecError naming the CTA and every warp's PC if no warp of `cta` can make
   // progress (all live warps wait at barriers that cannot complete).
   void check_deadlock(const CtaContext& cta) const;
@@ -125,6 +126,8 @@ class GridExecution {
   void set_cycle_source(std::function<uint64_t()> src) { cycle_source_ = std::move(src); }
 
   const ExecCounters& counters() const { return counters_; }
+  // The counts of steps taken with a GlobalMemoryLog, added when the log is replayed.
+  void add_counters(const ExecCounters& c);
 
   // Internal to the executor's handlers.
   const ExecOptions& options() const { return opts_; }

@@ -175,6 +175,78 @@ uint32_t value_rows(ExecCtx& c, const Operand& o, const uint64_t* rows[8], uint3
   return o.count;
 }
 
+// --- Deferred global lanes (a GlobalMemoryLog is attached to the step) ----------------
+// Bounds checks run here, at issue, exactly as without a log; the memory access itself is
+// recorded and applied by GlobalMemoryLog::replay.
+
+// The registers a deferred load/atomic writes: named by frame index and activation, since
+// the frame may return (or the frames vector grow) before replay.
+GlobalMemoryLog::Dest log_dest(const ExecCtx& c, const Operand& d) {
+  GlobalMemoryLog::Dest r;
+  r.warp = &c.w;
+  r.frame = c.w.depth - 1;
+  r.activation = c.f.activation;
+  if (d.kind == OperandKind::Vector) {
+    for (uint32_t i = 0; i < d.count && i < 8; ++i) {
+      const Operand& e = c.fn.operand_pool[d.first + i];
+      r.regs[i] = e.kind == OperandKind::Reg ? e.index : kNone;
+    }
+  } else {
+    r.regs[0] = d.kind == OperandKind::Reg ? d.index : kNone;
+  }
+  return r;
+}
+
+// Records a load of `lanes` whose addresses were appended from `addr_first`.
+void log_load(ExecCtx& c, uint32_t eb, bool sign, uint32_t lanes, uint32_t addr_first, uint64_t span_lo = 0,
+              uint64_t span_hi = 0) {
+  GlobalMemoryLog::Op op;
+  op.kind = GlobalMemoryLog::Kind::Load;
+  op.element_bytes = static_cast<uint8_t>(eb);
+  op.elements = c.in.vec;
+  op.sign_extend = sign;
+  op.type = c.in.type;
+  op.lane_mask = lanes;
+  op.addr_first = addr_first;
+  op.value_first = c.log->next_value();
+  op.span_lo = span_lo;
+  op.span_hi = span_hi;
+  op.dest = log_dest(c, c.in.ops[0]);
+  c.log->add_op(op);
+}
+
+// st with a log: global lanes are checked and recorded with their data; other lanes of a
+// generic access are written now.
+void log_store(ExecCtx& c, const uint64_t* const rows[8], uint32_t n, uint32_t eb) {
+  GlobalMemoryLog& log = *c.log;
+  const uint32_t addr_first = log.next_addr(), value_first = log.next_value();
+  uint32_t deferred = 0;
+  for_each_lane(c.mask, [&](uint32_t l) {
+    uint64_t a = c.r.mem.addr[l];
+    StateSpace s = lane_space(c, l);
+    if (s != StateSpace::Global) {
+      for (uint32_t i = 0; i < n; ++i) mem_write(c, s, l, a + uint64_t{i} * eb, &rows[i][l], eb);
+      return;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      check_global(c, l, a + uint64_t{i} * eb, eb, true);
+      log.add_value(rows[i][l]);
+    }
+    log.add_addr(a);
+    deferred |= 1u << l;
+  });
+  if (!deferred) return;
+  GlobalMemoryLog::Op op;
+  op.kind = GlobalMemoryLog::Kind::Store;
+  op.element_bytes = static_cast<uint8_t>(eb);
+  op.elements = static_cast<uint8_t>(n);
+  op.type = c.in.type;
+  op.lane_mask = deferred;
+  op.addr_first = addr_first;
+  op.value_first = value_first;
+  log.add_op(op);
+}
+
 // Loads of EB-byte elements. Shared, const and global memory take a tight per-lane loop;
 // other spaces and mixed generic accesses go through mem_read.
 template <uint32_t EB, bool Sign>
@@ -217,7 +289,7 @@ void h_ld(ExecCtx& c) {
       lo = std::min(lo, mem.addr[l]);
       hi = std::max(hi, mem.addr[l] + bytes);
     });
-    constexpr uint64_t kSpan = 8192;
+    constexpr uint64_t kSpan = GlobalMemoryLog::kSpanBytes;
     if (hi > lo && hi - lo <= kSpan) {
       bool inside = lo >= c.global_lo && hi <= c.global_hi;
       uint64_t start = 0, size = 0;
@@ -227,11 +299,26 @@ void h_ld(ExecCtx& c) {
         c.global_hi = start + size;
       }
       if (inside) {
+        if (c.log) {
+          const uint32_t first = c.log->next_addr();
+          for_each_lane(c.mask, [&](uint32_t l) { c.log->add_addr(mem.addr[l]); });
+          log_load(c, EB, Sign, c.mask, first, lo, hi);
+          return;
+        }
         uint8_t span[kSpan];
         store.read(lo, span, hi - lo);
         for_each_lane(c.mask, [&](uint32_t l) { put_elems(l, span + (mem.addr[l] - lo)); });
         return;
       }
+    }
+    if (c.log) {
+      const uint32_t first = c.log->next_addr();
+      for_each_lane(c.mask, [&](uint32_t l) {
+        check_global(c, l, mem.addr[l], bytes, false);
+        c.log->add_addr(mem.addr[l]);
+      });
+      log_load(c, EB, Sign, c.mask, first);
+      return;
     }
     for_each_lane(c.mask, [&](uint32_t l) {
       uint64_t a = mem.addr[l];
@@ -242,13 +329,22 @@ void h_ld(ExecCtx& c) {
     });
     return;
   }
+  uint32_t deferred = 0;  // global lanes of a mixed generic access, with a log
+  const uint32_t first = c.log ? c.log->next_addr() : 0;
   for_each_lane(c.mask, [&](uint32_t l) {
     uint64_t a = mem.addr[l];
     StateSpace s = lane_space(c, l);
+    if (s == StateSpace::Global && c.log) {
+      for (uint32_t i = 0; i < n; ++i) check_global(c, l, a + uint64_t{i} * EB, EB, false);
+      c.log->add_addr(a);
+      deferred |= 1u << l;
+      return;
+    }
     uint8_t buf[EB * 8];
     for (uint32_t i = 0; i < n; ++i) mem_read(c, s, l, a + uint64_t{i} * EB, buf + i * EB, EB);
     put_elems(l, buf);
   });
+  if (deferred) log_load(c, EB, Sign, deferred, first);
 }
 
 template <uint32_t EB>
@@ -261,11 +357,54 @@ void h_st(ExecCtx& c) {
   const uint64_t* rows[8];
   value_rows(c, c.in.ops[1], rows, 1);
   uint32_t n = c.in.vec, eb = type_bytes(c.in.type);
+  if (c.log) {
+    log_store(c, rows, n, eb);
+    return;
+  }
   for_each_lane(c.mask, [&](uint32_t l) {
     uint64_t a = c.r.mem.addr[l];
     StateSpace s = lane_space(c, l);
     for (uint32_t i = 0; i < n; ++i) mem_write(c, s, l, a + uint64_t{i} * eb, &rows[i][l], eb);
   });
+}
+
+// atom/red with a log: global lanes are checked and recorded with their operands
+// (replayed in lane order); shared lanes of a generic access update memory now.
+template <bool Returns>
+void log_atomic(ExecCtx& c, const uint64_t* b, const uint64_t* e, uint64_t* d, uint32_t eb, uint64_t wm) {
+  GlobalMemoryLog& log = *c.log;
+  const bool sign = is_signed_int(c.in.type);
+  const uint32_t addr_first = log.next_addr(), value_first = log.next_value();
+  uint32_t deferred = 0;
+  for_each_lane(c.mask, [&](uint32_t l) {
+    uint64_t a = c.r.mem.addr[l], old = 0;
+    StateSpace s = lane_space(c, l);
+    if (s == StateSpace::Global) {
+      check_global(c, l, a, eb, false);
+      log.add_addr(a);
+      log.add_value(b[l]);
+      log.add_value(e[l]);
+      deferred |= 1u << l;
+      return;
+    }
+    if (s != StateSpace::Shared) c.grid.fail(c.w, l, std::string("atomic on ") + space_name(s) + " memory");
+    mem_read(c, s, l, a, &old, eb);
+    uint64_t nv = sem::atomic_update(c.in.atom, c.in.type, old, b[l], e[l]) & wm;
+    mem_write(c, s, l, a, &nv, eb);
+    if (Returns) d[l] = sign ? sem::extend_to_64(old, c.in.type) : old;
+  });
+  if (!deferred) return;
+  GlobalMemoryLog::Op op;
+  op.kind = GlobalMemoryLog::Kind::Atomic;
+  op.element_bytes = static_cast<uint8_t>(eb);
+  op.sign_extend = sign;
+  op.type = c.in.type;
+  op.atom = c.in.atom;
+  op.lane_mask = deferred;
+  op.addr_first = addr_first;
+  op.value_first = value_first;
+  if (Returns) op.dest = log_dest(c, c.in.ops[0]);
+  log.add_op(op);
 }
 
 template <bool Returns>
@@ -277,6 +416,10 @@ void h_atom(ExecCtx& c) {
   uint64_t* d = Returns ? dst(c, 0) : nullptr;
   uint32_t eb = type_bytes(c.in.type);
   uint64_t wm = eb >= 8 ? ~uint64_t{0} : ((uint64_t{1} << (8 * eb)) - 1);
+  if (c.log) {
+    log_atomic<Returns>(c, b, e, d, eb, wm);
+    return;
+  }
   // Lanes update memory one after another in lane order (deterministic serialisation).
   for_each_lane(c.mask, [&](uint32_t l) {
     uint64_t a = c.r.mem.addr[l], old = 0;

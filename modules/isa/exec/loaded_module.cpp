@@ -104,6 +104,34 @@ LoadedModule::LoadedModule(Module module, DeviceMemory& mem) : module_(std::move
     }
   }
   apply_relocations();
+  find_shared_state_builtins();
+}
+
+// Functions that call, directly or through calls, a runtime builtin touching device-wide
+// state at issue: malloc/free (the allocator), vprintf (the output stream, in SM order only
+// when serial), __assertfail (reads its strings from global memory).
+void LoadedModule::find_shared_state_builtins() {
+  const size_t n = module_.functions.size();
+  shared_state_builtins_.assign(n, 0);
+  auto callees = [&](uint32_t f, auto&& visit) {
+    for (const Instruction& in : module_.functions[f].code)
+      if (in.op == Opcode::Call && in.callee < n) visit(in.callee);
+  };
+  for (uint32_t f = 0; f < n; ++f)
+    callees(f, [&](uint32_t c) {
+      const Function& fn = module_.functions[c];
+      if (fn.is_declaration && (fn.name == "malloc" || fn.name == "free" || fn.name == "vprintf" ||
+                                fn.name == "__assertfail"))
+        shared_state_builtins_[f] = 1;
+    });
+  for (bool changed = true; changed;) {  // propagate to callers (recursion: a fixed point)
+    changed = false;
+    for (uint32_t f = 0; f < n; ++f) {
+      if (shared_state_builtins_[f]) continue;
+      callees(f, [&](uint32_t c) { shared_state_builtins_[f] |= shared_state_builtins_[c]; });
+      changed = changed || shared_state_builtins_[f];
+    }
+  }
 }
 
 // Address-valued initialisers (`.u64 p = generic(x)+4`): the address of x is only known

@@ -36,16 +36,26 @@ class LoadedModule {
   uint64_t global_base() const { return global_base_; }
   const std::vector<uint8_t>& const_bank() const { return const_bank_; }
 
+  // True if function `func` (a Module::functions index, e.g. LaunchParams::kernel) or a
+  // function it calls calls malloc, free, vprintf or __assertfail. These touch device-wide
+  // state at issue, so such a kernel must run serially, without a GlobalMemoryLog (with a
+  // log, malloc/free/vprintf are an ExecError).
+  bool uses_shared_state_builtins(uint32_t func) const {
+    return func < shared_state_builtins_.size() && shared_state_builtins_[func];
+  }
+
   // Decoded handler of instruction `index` of function `func` (internal to the executor).
   exec_detail::ExecFn handler(uint32_t func, uint32_t index) const { return handlers_[func][index]; }
 
  private:
   void apply_relocations();
+  void find_shared_state_builtins();
   Module module_;
   DeviceMemory* mem_;
   uint64_t global_base_ = 0;
   std::vector<uint8_t> const_bank_;
   std::vector<std::vector<exec_detail::ExecFn>> handlers_;
+  std::vector<uint8_t> shared_state_builtins_;  // per function (uses_shared_state_builtins)
 };
 
 }  // namespace gputlm::isa

@@ -30,6 +30,9 @@ struct CallFrame {
   uint32_t call_index = kNone;  // caller's call instruction (frames > 0)
   uint32_t local_base = 0;   // byte offset of this frame in each thread's local memory
   uint32_t returned_mask = 0;  // lanes that executed `ret` in this frame
+  // Which call this slot holds (unique per warp context, never reused): a deferred global
+  // load names its destination by frame index and activation (global_memory_log.h).
+  uint64_t activation = 0;
   std::vector<uint64_t> regs;        // nregs * 32, register r of lane l at r*32 + l
   std::vector<uint32_t> preds;       // lane mask per predicate register
   std::vector<uint8_t> param_in;     // incoming .param area, lane l at l*param_bytes
@@ -65,6 +68,11 @@ class WarpContext {
   std::vector<SimtEntry> simt;
   std::vector<CallFrame> frames;  // frames[0 .. depth) live; later ones keep capacity
   uint32_t depth = 0;
+  uint64_t activations = 0;  // frames pushed over the context's life (CallFrame::activation)
+  // The log and epoch of this warp's last deferred load or atomic destination
+  // (GlobalMemoryLog::note_write looks only at warps whose epoch is the log's current one).
+  const void* deferred_log = nullptr;
+  uint64_t deferred_epoch = 0;
 
   // Local memory: lane l's bytes at l*local_capacity; [0, local_top) is in use.
   std::vector<uint8_t> local;

@@ -1,5 +1,6 @@
 #include "sm/scheduler/warp_scheduler.h"
 
+#include "core/clock/parallel_edge.h"
 #include "core/log/hex.h"
 
 #include <algorithm>
@@ -164,7 +165,10 @@ WarpScheduler::CheckResult WarpScheduler::check_warp(uint32_t slot) const {
 UnitType WarpScheduler::issue_one(uint32_t slot, uint64_t cycle, bool own) {
   WarpSlot& s = table_[slot];
   const IBufferEntry head = table_.ibuf_head(slot);
-  const isa::StepResult& r = s.grid->step(*s.ctx);
+  // In a parallel edge this SM's global-memory accesses wait for the edge's end (in SM
+  // order, as the serial ticks would have made them).
+  isa::GlobalMemoryLog* log = parallel_edge::current() ? &shared_.memory_log : nullptr;
+  const isa::StepResult& r = s.grid->step(*s.ctx, log);
   table_.sync_status(slot);
   if (r.barrier_released) table_.barrier_released(s.cta_slot);  // its CTA's warps, on every scheduler, may be Ready again
   if (r.at_barrier || r.barrier_released) table_.note_barrier_change();

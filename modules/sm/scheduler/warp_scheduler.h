@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/stats/stats.h"
+#include "isa/exec/global_memory_log.h"
 #include "sm/branch/branch_unit.h"
 #include "sm/pipeline_protocol.h"
 #include "sm/scheduler/ccws/ccws_state.h"
@@ -56,6 +57,9 @@ struct IssueShared {
   std::unique_ptr<stats::CounterVector> shared_issues;
   // The control hazard, with sm.branch.predictor other than none only (set by the SM core).
   std::unique_ptr<BranchUnit> branch;
+  // The SM's global loads, stores and atomics of a parallel edge, applied at its end in SM
+  // order (core/clock/parallel_edge.h; Sm registers the replay).
+  isa::GlobalMemoryLog memory_log;
 };
 
 class WarpScheduler : public sc_core::sc_module {

@@ -1,4 +1,5 @@
-// Device printf (vprintf) and assert (__assertfail) on nvcc PTX (cu/printf.cu).
+// Device printf (vprintf), assert (__assertfail) and malloc/free on nvcc PTX (cu/printf.cu),
+// and their exclusion from stepping with a GlobalMemoryLog.
 #include <catch2/catch.hpp>
 
 #include <sstream>
@@ -40,4 +41,71 @@ TEST_CASE("simt: device malloc and free", "[simt]") {
   auto o = dev.download<int>(out, 64);
   for (int t = 0; t < 64; ++t) CHECK(o[t] == t * (t * (t + 1) / 2));
   CHECK(dev.memory().allocator.live().size() == live_before);  // every allocation was freed
+}
+
+TEST_CASE("global memory log: kernels using malloc or free or printf or assert must run serially", "[simt][memlog]") {
+  TestDevice dev("tests/isa/exec/cu/printf.ptx");
+  const Module& m = dev.module().module();
+  for (const char* k : {"hello", "check", "heap"})
+    CHECK(dev.module().uses_shared_state_builtins(m.find_kernel_index(k)));
+  TestDevice mem("tests/isa/exec/cu/memory.ptx"), calls("tests/isa/exec/cu/warp_calls.ptx");
+  CHECK_FALSE(mem.module().uses_shared_state_builtins(mem.module().module().find_kernel_index("histogram")));
+  CHECK_FALSE(calls.module().uses_shared_state_builtins(calls.module().module().find_kernel_index("calls")));
+
+  // Through a device function: the kernel inherits its callee's use.
+  TestDevice indirect(TestDevice::Text{}, ".version 7.5\n.target sm_75\n.address_size 64\n" R"(
+.extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);
+.visible .func (.param .b64 r) grab(.param .b64 n)
+{
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [n];
+  {
+  .param .b64 param0;
+  .param .b64 retval0;
+  st.param.b64 [param0+0], %rd1;
+  call.uni (retval0), malloc, (param0);
+  ld.param.b64 %rd2, [retval0+0];
+  }
+  st.param.b64 [r], %rd2;
+  ret;
+}
+.visible .entry uses_heap(.param .u64 p)
+{
+  .reg .b64 %rd<3>;
+  mov.u64 %rd1, 16;
+  {
+  .param .b64 param0;
+  .param .b64 retval0;
+  st.param.b64 [param0+0], %rd1;
+  call.uni (retval0), grab, (param0);
+  ld.param.b64 %rd2, [retval0+0];
+  }
+  ret;
+}
+.visible .entry plain(.param .u64 p)
+{
+  ret;
+}
+)", "indirect_heap.ptx");
+  const Module& im = indirect.module().module();
+  CHECK(indirect.module().uses_shared_state_builtins(im.find_kernel_index("uses_heap")));
+  CHECK_FALSE(indirect.module().uses_shared_state_builtins(im.find_kernel_index("plain")));
+
+  // Stepping such a kernel with a log is an error naming the way out (without one it runs:
+  // "device malloc and free" above).
+  uint64_t out = dev.alloc<int>(32, -1);
+  GridExecution g(dev.module(), dev.launch("heap", d1(1), d1(32), 0, out));
+  CHECK(g.uses_shared_state_builtins());
+  CtaContext& cta = g.start_cta(0);
+  GlobalMemoryLog log;
+  std::string msg;
+  try {
+    for (int guard = 0; guard < 10000 && !cta.finished(); ++guard) {
+      g.step(cta.warps[0], &log);
+      log.replay(dev.memory());
+    }
+  } catch (const ExecError& e) {
+    msg = e.what();
+  }
+  CHECK_THAT(msg, Catch::Contains("device malloc") && Catch::Contains("run this kernel serially"));
 }
