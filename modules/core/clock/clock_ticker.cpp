@@ -50,7 +50,10 @@ void ClockTicker::schedule(uint32_t id, uint64_t cycle) {
   // Inside a group's parallel tick the wheel is shared: apply at the end of the edge. The
   // result is the same (the earliest cycle wins whatever the order).
   if (EdgeGroup* g = parallel_edge::current()) {
-    g->schedules.push_back(EdgeGroup::Schedule{this, id, cycle});
+    if (g->owner == this && cycle == parallel_cycle_ + 1 && id - g->first_id < g->members.size())
+      g->next_edge |= uint64_t{1} << (id - g->first_id);
+    else
+      g->schedules.push_back(EdgeGroup::Schedule{this, id, cycle});
     return;
   }
   Entry& e = procs_[id];
@@ -165,6 +168,7 @@ EdgeGroup& ClockTicker::edge_group(int32_t g) {
   if (!groups_[g]) {
     groups_[g] = std::make_unique<EdgeGroup>();
     groups_[g]->index = static_cast<uint32_t>(g);
+    groups_[g]->owner = this;
   }
   return *groups_[g];
 }
@@ -211,7 +215,11 @@ bool ClockTicker::tick_parallel(uint64_t cycle) {
 
   due_owner_.clear();
   for (const DueGroup& d : due_groups_)
-    due_owner_.push_back(static_cast<uint32_t>(d.group));  // a group always ticks on the same thread
+    // Always the same thread, a contiguous block of SMs per thread (neighbouring SMs'
+    // objects share cache lines at their ends); the simulation thread, which also runs the
+    // serial part, takes the first and smaller block.
+    due_owner_.push_back(static_cast<uint32_t>(uint64_t{static_cast<uint32_t>(d.group)} * workers_->threads() /
+                                               groups_.size()));
   parallel_cycle_ = cycle;
   workers_->run(
       due_groups_.size(), due_owner_.data(),
@@ -221,6 +229,9 @@ bool ClockTicker::tick_parallel(uint64_t cycle) {
   std::exception_ptr error;
   for (const DueGroup& d : due_groups_) {
     EdgeGroup& g = *groups_[d.group];
+    for (uint64_t m = g.next_edge; m != 0; m &= m - 1)
+      schedule(g.first_id + static_cast<uint32_t>(__builtin_ctzll(m)), cycle + 1);
+    g.next_edge = 0;
     for (const EdgeGroup::Schedule& s : g.schedules) s.ticker->schedule(s.id, s.cycle);
     g.schedules.clear();
     for (const EdgeGroup::Call& c : g.calls) c.fn(c.obj, c.arg, c.value);

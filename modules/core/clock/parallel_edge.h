@@ -49,6 +49,10 @@ struct alignas(64) EdgeGroup {
     uint64_t cycle;
   };
   std::vector<Schedule> schedules;
+  // Members (bit k: member k) that asked for the owner's next edge: the common schedule,
+  // kept in this group's own cache line instead of the list above.
+  const ClockTicker* owner = nullptr;
+  uint64_t next_edge = 0;
   std::vector<Call> calls;
   std::vector<std::function<void()>> edge_end_hooks;  // registered at elaboration, run after the calls
   std::exception_ptr error;                            // the first exception of the group's tick
