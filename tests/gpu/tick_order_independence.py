@@ -7,74 +7,34 @@ where it does not hold yet; each is a model bug to find, and this test fails whe
 becomes independent, so the list can only shrink.
 
 usage: tick_order_independence.py GPUTLM WORKLOADS_DIR TMP_DIR CONFIG..."""
-import json
-import os
-import shutil
-import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+
+from suite_variants import run_variants, strip
 
 # bfs (Fermi; seeds 2, 3, 7): its kernels race on purpose (threads of different CTAs write
 # the same frontier flags), and the functional model executes a warp's load or store when it
 # issues, so two SMs issuing a racing load and store at one edge see each other's effect in
-# tick order. Creation order (SM index) makes it deterministic; order independence needs
-# stores buffered per SM and applied at the edge's end in SM order (issue 20 point 2).
+# tick order. Creation order (SM index) makes it deterministic. Parallel edges (--threads)
+# apply global memory at the edge's end in SM order and so do not depend on the thread count
+# (thread_count_independence.py); a shuffled order ticks serially, executing at issue.
 KNOWN_ORDER_DEPENDENT = {("fermi_gtx480", "bfs")}
 SEEDS = (0, 7)
-
-
-def strip(x):
-    if isinstance(x, dict):
-        return {k: strip(v) for k, v in x.items() if k != "host"}
-    if isinstance(x, list):
-        return [strip(v) for v in x]
-    return x
 
 
 def main():
     if len(sys.argv) < 5:
         sys.exit(__doc__)
-    gputlm, workloads, tmp = sys.argv[1:4]
-    configs = sys.argv[4:]
-    shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
-    names = sorted(w for w in os.listdir(workloads) if os.path.isfile(os.path.join(workloads, w, "small", "spec.json")))
-    if len(names) < 20:
-        sys.exit(f"only {len(names)} small workloads under {workloads}")
-    jobs = [(c, w, s) for c in configs for w in names for s in SEEDS]
-
-    def run(job):
-        config, w, seed = job
-        tag = os.path.splitext(os.path.basename(config))[0]
-        out = os.path.join(tmp, f"{tag}.{w}.{seed}.json")
-        p = subprocess.run([gputlm, "run", os.path.join(workloads, w, "small", "spec.json"), "--config", config,
-                            "--quiet", "--stats", out, "--tick-order-seed", str(seed)],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        # A CTA that does not fit the SM is refused at launch: not this test's concern.
-        if p.returncode != 0 and "does not fit an SM" in p.stdout:
-            return None
-        if p.returncode != 0:
-            return f"{tag} {w} seed {seed}: exit {p.returncode}: {p.stdout[-500:]}"
-        return None
-
-    with ThreadPoolExecutor(2) as ex:
-        errors = [e for e in ex.map(run, jobs) if e]
-    compared = 0
-    for config in configs:
-        tag = os.path.splitext(os.path.basename(config))[0]
-        for w in names:
-            files = [os.path.join(tmp, f"{tag}.{w}.{s}.json") for s in SEEDS]
-            if not all(os.path.exists(f) for f in files):
-                continue
-            stats = [strip(json.load(open(f))) for f in files]
-            same = all(s == stats[0] for s in stats[1:])
-            compared += 1
-            known = (tag, w) in KNOWN_ORDER_DEPENDENT
-            if not same and not known:
-                errors.append(f"{tag} {w}: statistics depend on the tick order (seeds {SEEDS})")
-            if same and known:
-                errors.append(f"{tag} {w}: now independent of the tick order: remove it from KNOWN_ORDER_DEPENDENT")
-    print(f"{compared} workload runs compared across seeds {SEEDS}", flush=True)
+    errors, results = run_variants(*sys.argv[1:4], sys.argv[4:], SEEDS, lambda s: ["--tick-order-seed", str(s)],
+                                   "seed")
+    for (tag, w), raw in results.items():
+        stats = [strip(r) for r in raw]
+        same = all(s == stats[0] for s in stats[1:])
+        known = (tag, w) in KNOWN_ORDER_DEPENDENT
+        if not same and not known:
+            errors.append(f"{tag} {w}: statistics depend on the tick order (seeds {SEEDS})")
+        if same and known:
+            errors.append(f"{tag} {w}: now independent of the tick order: remove it from KNOWN_ORDER_DEPENDENT")
+    print(f"{len(results)} workload runs compared across seeds {SEEDS}", flush=True)
     if errors:
         sys.exit("\n".join(errors))
 
