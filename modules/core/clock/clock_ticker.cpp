@@ -155,7 +155,6 @@ void ClockTicker::tick_shuffled(uint64_t cycle) {
     if (ClockedProcess* p = procs_[id].p) p->run(cycle);
 }
 
-
 // --- parallel edges ------------------------------------------------------------------
 
 void ClockTicker::set_threads(unsigned threads) {
