@@ -31,7 +31,8 @@ bool ClockedProcess::defer_wake(uint64_t cycle) {
 }
 
 void ClockedProcess::wake() {
-  if (defer_wake(std::numeric_limits<uint64_t>::max())) return;
+  // One thread-local read here; the deferral itself only inside a parallel edge.
+  if (parallel_edge::current() != nullptr && defer_wake(std::numeric_limits<uint64_t>::max())) return;
   if (in_tick_) {
     wake_requested_ = true;
     return;
@@ -47,7 +48,7 @@ void ClockedProcess::wake() {
 }
 
 void ClockedProcess::wake_at(uint64_t cycle) {
-  if (defer_wake(cycle)) return;
+  if (parallel_edge::current() != nullptr && defer_wake(cycle)) return;
   const uint64_t next = domain_.next_cycle();
   if (cycle < next) cycle = next;
   // A sleeping process always has a tick pending no later than timer_cycle_ (run() arms
