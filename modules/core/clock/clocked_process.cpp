@@ -16,11 +16,10 @@ ClockedProcess::ClockedProcess(const char* /*name*/, const ClockDomain& domain, 
 
 ClockedProcess::~ClockedProcess() { ticker_->remove(id_); }
 
-bool ClockedProcess::defer_wake(uint64_t cycle) {
-  EdgeGroup* g = parallel_edge::current();
-  if (g == nullptr || static_cast<int32_t>(g->index) == group_) return false;
+bool ClockedProcess::defer_wake(EdgeGroup& g, uint64_t cycle) {
+  if (static_cast<int32_t>(g.index) == group_) return false;
   // kNever: wake(); otherwise wake_at(cycle). The cycle was computed now, at this edge's time.
-  g->defer(
+  g.defer(
       [](void* obj, void*, uint64_t c) {
         auto* p = static_cast<ClockedProcess*>(obj);
         if (c == std::numeric_limits<uint64_t>::max()) p->wake();
@@ -32,7 +31,7 @@ bool ClockedProcess::defer_wake(uint64_t cycle) {
 
 void ClockedProcess::wake() {
   // One thread-local read here; the deferral itself only inside a parallel edge.
-  if (parallel_edge::current() != nullptr && defer_wake(std::numeric_limits<uint64_t>::max())) return;
+  if (EdgeGroup* g = parallel_edge::current(); g && defer_wake(*g, std::numeric_limits<uint64_t>::max())) return;
   if (in_tick_) {
     wake_requested_ = true;
     return;
@@ -48,7 +47,7 @@ void ClockedProcess::wake() {
 }
 
 void ClockedProcess::wake_at(uint64_t cycle) {
-  if (parallel_edge::current() != nullptr && defer_wake(cycle)) return;
+  if (EdgeGroup* g = parallel_edge::current(); g && defer_wake(*g, cycle)) return;
   const uint64_t next = domain_.next_cycle();
   if (cycle < next) cycle = next;
   // A sleeping process always has a tick pending no later than timer_cycle_ (run() arms

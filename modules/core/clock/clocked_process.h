@@ -43,9 +43,9 @@ class ClockedProcess {
  private:
   friend class ClockTicker;
   void run(uint64_t cycle);
-  // Inside another group's parallel tick, a wake-up waits for the end of the edge (this
-  // process's state belongs to its own group's thread); true if it was deferred.
-  bool defer_wake(uint64_t cycle);
+  // Called inside group g's parallel tick: a wake-up from another group waits for the end of
+  // the edge (this process's state belongs to its own group's thread); true if deferred.
+  bool defer_wake(EdgeGroup& g, uint64_t cycle);
 
   const ClockDomain& domain_;
   TickFn tick_;

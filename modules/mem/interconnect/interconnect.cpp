@@ -122,15 +122,12 @@ tlm::tlm_sync_enum Interconnect::sm_fw(int port, tlm::tlm_generic_payload& gp, t
     if (pend.gp) fail("SM port " + std::to_string(p) + ": BEGIN_REQ before END_REQ of its previous request");
     // Port p's state is its SM's; the routing table and the counter are shared, so an SM
     // ticking in a parallel edge (parallel_edge.h) leaves them to the end of the edge.
-    EdgeGroup* group = parallel_edge::current();
-    if (group) {
-      group->defer([](void* self, void* t, uint64_t in_port) {
-        static_cast<Interconnect*>(self)->route_.insert(static_cast<tlm::tlm_generic_payload*>(t),
-                                                        static_cast<uint32_t>(in_port));
-      }, this, &gp, p);
-    } else {
-      route_.insert(&gp, p);
-    }
+    parallel_edge::run_or_defer(
+        [](void* self, void* t, uint64_t in_port) {
+          static_cast<Interconnect*>(self)->route_.insert(static_cast<tlm::tlm_generic_payload*>(t),
+                                                          static_cast<uint32_t>(in_port));
+        },
+        this, &gp, p);
     const uint32_t dst = map_->partition_of(gp.get_address());
     process_.wake();
     if (req_.inputs[p].can_accept(now)) {
@@ -138,8 +135,8 @@ tlm::tlm_sync_enum Interconnect::sm_fw(int port, tlm::tlm_generic_payload& gp, t
       phase = tlm::END_REQ;
       return tlm::TLM_UPDATED;
     }
-    if (group) group->defer([](void* self, void*, uint64_t) { ++static_cast<Interconnect*>(self)->request_input_full_; }, this);
-    else ++request_input_full_;
+    parallel_edge::run_or_defer([](void* self, void*, uint64_t) { ++static_cast<Interconnect*>(self)->request_input_full_; },
+                                this);
     pend = Pending{&gp, dst, now + 1};
     return tlm::TLM_ACCEPTED;
   }
