@@ -30,14 +30,25 @@ DramAddressMapping::DramAddressMapping(const std::string& pattern, const std::st
     }
   }
   if (bank_bits_ > 16) throw config::ConfigError("key '" + key + "': more than 16 bank bits");
+  row_runs_ = Runs(row_mask_);
+  bank_runs_ = Runs(bank_mask_);
+  col_runs_ = Runs(col_mask_);
 }
 
-uint64_t DramAddressMapping::extract(uint64_t value, uint64_t mask) {
-  uint64_t out = 0;
-  int k = 0;
-  for (int b = 0; b < 64; ++b)
-    if (mask & (uint64_t{1} << b)) out |= ((value >> b) & 1u) << k++;
-  return out;
+DramAddressMapping::Runs::Runs(uint64_t mask) {
+  uint32_t out = 0;
+  while (mask != 0) {
+    const uint32_t lo = static_cast<uint32_t>(__builtin_ctzll(mask));
+    const uint64_t from_lo = mask >> lo;
+    const uint32_t width = from_lo == ~uint64_t{0} ? 64 - lo : static_cast<uint32_t>(__builtin_ctzll(~from_lo));
+    const uint64_t bits = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+    run[count].shift = static_cast<uint8_t>(lo);
+    run[count].out = static_cast<uint8_t>(out);
+    run[count].mask = bits;
+    ++count;
+    out += width;
+    mask &= ~(bits << lo);
+  }
 }
 
 uint64_t DramAddressMapping::deposit(uint64_t value, uint64_t mask) {
@@ -50,9 +61,9 @@ uint64_t DramAddressMapping::deposit(uint64_t value, uint64_t mask) {
 
 DramCoordinates DramAddressMapping::decode(uint64_t a) const {
   DramCoordinates c;
-  c.bank = static_cast<uint32_t>(extract(a, bank_mask_));
-  c.column = extract(a, col_mask_);
-  c.row = extract(a, row_mask_) | ((a >> width_) << row_bits_);
+  c.bank = static_cast<uint32_t>(bank_runs_.extract(a));
+  c.column = col_runs_.extract(a);
+  c.row = row_runs_.extract(a) | ((a >> width_) << row_bits_);
   return c;
 }
 

@@ -30,9 +30,25 @@ class DramAddressMapping {
   uint64_t encode(const DramCoordinates& c) const;
 
  private:
-  static uint64_t extract(uint64_t value, uint64_t mask);
+  // A mask as runs of contiguous bits, so decode gathers a field with a shift and a mask
+  // per run instead of a test per address bit (decode runs once per DRAM request).
+  struct Runs {
+    struct Run {
+      uint8_t shift = 0, out = 0;
+      uint64_t mask = 0;  // the run's bits, shifted down to bit 0
+    };
+    uint32_t count = 0;
+    Run run[32];  // a 63-bit mask has at most 32 runs
+    explicit Runs(uint64_t mask = 0);
+    uint64_t extract(uint64_t value) const {
+      uint64_t out = 0;
+      for (uint32_t i = 0; i < count; ++i) out |= ((value >> run[i].shift) & run[i].mask) << run[i].out;
+      return out;
+    }
+  };
   static uint64_t deposit(uint64_t value, uint64_t mask);
   uint64_t row_mask_ = 0, bank_mask_ = 0, col_mask_ = 0;
+  Runs row_runs_, bank_runs_, col_runs_;
   uint32_t width_ = 0, bank_bits_ = 0, row_bits_ = 0;
 };
 

@@ -41,6 +41,8 @@ DramController::DramController(sc_core::sc_module_name name, const DramConfig& c
   for (std::size_t i = capacity; i-- > 0;) free_slots_.push_back(static_cast<uint32_t>(i));
   queue_.reserve(cfg_.queue_size);
   banks_.resize(cfg_.banks);
+  per_bank_ = scheduler_->per_bank();
+  assign_dirty_.assign((cfg_.banks + 63) / 64, 0);
 }
 
 double DramController::bandwidth_utilization() const {
@@ -150,7 +152,7 @@ bool DramController::release_delayed(uint64_t n) {
   delayed_.pop();
   const Request& r = slots_[slot];
   queue_.push_back(DramQueuedRequest{slot, r.at.bank, r.at.row, r.write, n});
-  assign_pending_ = true;
+  bank_changed(r.at.bank);
   return true;
 }
 
@@ -178,7 +180,7 @@ bool DramController::accept(uint64_t n) {
     delayed_.push(slot, n + cfg_.min_latency);
   } else {
     queue_.push_back(DramQueuedRequest{slot, r.at.bank, r.at.row, r.write, n});
-    assign_pending_ = true;
+    bank_changed(r.at.bank);
   }
   tlm::tlm_phase phase = tlm::END_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
@@ -192,17 +194,32 @@ bool DramController::assign_banks() {
   if (!assign_pending_) return false;
   assign_pending_ = false;
   bool work = false;
-  for (uint32_t j = 0; j < banks_.size() && !queue_.empty(); ++j) {
-    Bank& b = banks_[j];
-    if (b.request != kNoRequest) continue;
-    const std::size_t pos = scheduler_->pick(queue_, DramBankView{j, b.open, b.row});
-    if (pos == DramSchedulerIF::kNone) continue;
-    b.request = queue_[pos].slot;
-    queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(pos));
-    ++in_service_;
-    work = true;
+  if (per_bank_) {
+    // Only banks that changed, in ascending order as the full loop: a bank's pick depends
+    // on its own requests alone, so the others' picks stand (and were "none" if free).
+    for (std::size_t w = 0; w < assign_dirty_.size(); ++w) {
+      for (uint64_t m = assign_dirty_[w]; m != 0; m &= m - 1) {
+        const uint32_t j = static_cast<uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(m)));
+        if (!queue_.empty() && assign_bank(j)) work = true;
+      }
+      assign_dirty_[w] = 0;
+    }
+    return work;
   }
+  for (uint32_t j = 0; j < banks_.size() && !queue_.empty(); ++j)
+    if (assign_bank(j)) work = true;
   return work;
+}
+
+bool DramController::assign_bank(uint32_t j) {
+  Bank& b = banks_[j];
+  if (b.request != kNoRequest) return false;
+  const std::size_t pos = scheduler_->pick(queue_, DramBankView{j, b.open, b.row});
+  if (pos == DramSchedulerIF::kNone) return false;
+  b.request = queue_[pos].slot;
+  queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(pos));
+  ++in_service_;
+  return true;
 }
 
 DramCommand DramController::next_command(uint32_t j, uint64_t n, uint64_t& ready) const {
@@ -305,7 +322,7 @@ void DramController::issue(DramCommand cmd, uint32_t j, uint64_t n) {
       data_.push(slot, bus_free);
       if (r.issued == r.atoms) {
         b.request = kNoRequest;  // the bank may take its next request
-        assign_pending_ = true;
+        bank_changed(j);
       }
       break;
     }

@@ -103,6 +103,12 @@ class DramController : public sc_core::sc_module, public tlm::tlm_fw_transport_i
   // the scheduler queue when it has room (one per cycle).
   bool release_delayed(uint64_t cycle);
   bool assign_banks();
+  // Bank j's queued requests or its state changed: assign_banks asks the scheduler again.
+  void bank_changed(uint32_t j) {
+    assign_pending_ = true;
+    if (per_bank_) assign_dirty_[j / 64] |= uint64_t{1} << (j % 64);
+  }
+  bool assign_bank(uint32_t j);
   bool issue_command(uint64_t cycle);
   // The command bank j's request needs next and the first cycle it may issue.
   DramCommand next_command(uint32_t j, uint64_t cycle, uint64_t& ready) const;
@@ -129,8 +135,10 @@ class DramController : public sc_core::sc_module, public tlm::tlm_fw_transport_i
   std::vector<Bank> banks_;
   std::size_t in_service_ = 0;               // requests assigned to banks or in the return path
   uint32_t prio_ = 0;                        // first bank tried for the next command
-  bool assign_pending_ = false;
-  uint64_t earliest_command_ = kNever;       // when nothing issued: first cycle any bank can issue              // queue or free banks changed since the last assignment
+  bool assign_pending_ = false;              // queue or free banks changed since the last assignment
+  bool per_bank_ = false;                    // scheduler_->per_bank(): only changed banks are asked again
+  std::vector<uint64_t> assign_dirty_;       // per_bank_: banks whose requests or state changed (bit per bank)
+  uint64_t earliest_command_ = kNever;       // when nothing issued: first cycle any bank can issue
   uint64_t ccd_ready_ = 0, rrd_ready_ = 0, rd_bus_ready_ = 0, wr_bus_ready_ = 0, rtw_ready_ = 0, wtr_ready_ = 0;
   CycleQueue<uint32_t> data_;                // column commands in flight, ready when their data is done
   CycleQueue<uint32_t> delayed_;             // latency_queue > 0: waiting out min_latency before the scheduler

@@ -34,6 +34,11 @@ class DramSchedulerIF {
   virtual ~DramSchedulerIF() = default;
   // Position in `queue` (oldest first) of the request `bank` serves next, or kNone.
   virtual std::size_t pick(const std::vector<DramQueuedRequest>& queue, const DramBankView& bank) const = 0;
+  // True when pick()'s answer for a bank depends only on the queued requests to that bank
+  // (in queue order) and the bank's state. The controller then asks again only for banks
+  // whose requests or state changed since they were last asked (an exact shortcut: a free
+  // bank's earlier "none" stands); otherwise it asks for every free bank each time.
+  virtual bool per_bank() const { return false; }
 };
 
 // Throws config::ConfigError naming `key` for an unknown policy.

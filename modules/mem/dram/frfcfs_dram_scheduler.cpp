@@ -16,6 +16,7 @@ class FrFcfsDramScheduler final : public DramSchedulerIF {
     }
     return oldest;
   }
+  bool per_bank() const override { return true; }
 };
 }  // namespace
 

@@ -16,6 +16,50 @@ MshrTable::MshrTable(uint32_t entries, uint32_t fields)
       count_(entries, 0),
       fields_store_(static_cast<std::size_t>(entries) * fields) {
   if (entries == 0 || fields == 0) throw std::invalid_argument("MshrTable: entries and fields must be positive");
+  if (entries >= kIndexFrom) {
+    uint32_t bits = 1;
+    while ((uint64_t{1} << bits) < 2ull * entries) ++bits;  // load factor <= 1/2
+    index_.assign(std::size_t{1} << bits, 0);
+    index_shift_ = 64 - bits;
+    indexed_ = true;
+  }
+}
+
+int32_t MshrTable::index_find(uint64_t block) const {
+  const uint32_t mask = static_cast<uint32_t>(index_.size() - 1);
+  for (uint32_t i = index_slot(block);; i = (i + 1) & mask) {
+    const uint32_t v = index_[i];
+    if (v == 0) return -1;
+    if (block_[v - 1] == block) return static_cast<int32_t>(v - 1);
+  }
+}
+
+void MshrTable::index_insert(uint32_t e) {
+  const uint32_t mask = static_cast<uint32_t>(index_.size() - 1);
+  uint32_t i = index_slot(block_[e]);
+  for (; index_[i] != 0; i = (i + 1) & mask)
+    if (block_[index_[i] - 1] == block_[e]) {  // a block in two entries: scan from now on
+      indexed_ = false;
+      return;
+    }
+  index_[i] = e + 1;
+}
+
+void MshrTable::index_erase(uint32_t e) {
+  // Backward-shift deletion keeps every other block reachable from its home slot.
+  const uint32_t mask = static_cast<uint32_t>(index_.size() - 1);
+  uint32_t i = index_slot(block_[e]);
+  while (index_[i] != e + 1) i = (i + 1) & mask;  // present: inserted at allocate
+  for (uint32_t j = (i + 1) & mask; index_[j] != 0; j = (j + 1) & mask) {
+    const uint32_t home = index_slot(block_[index_[j] - 1]);
+    // The entry at j may move to i if its home is not in the cyclic range (i, j].
+    const bool home_in_range = i < j ? (home > i && home <= j) : (home > i || home <= j);
+    if (!home_in_range) {
+      index_[i] = index_[j];
+      i = j;
+    }
+  }
+  index_[i] = 0;
 }
 
 int32_t MshrTable::next_free(uint32_t first, uint32_t n) const {
@@ -33,9 +77,13 @@ int32_t MshrTable::next_free(uint32_t first, uint32_t n) const {
 }
 
 int32_t MshrTable::search(uint64_t block, uint32_t first, uint32_t n) const {
+  const uint32_t end = std::min(first + n, used_end_);
+  if (indexed_) {
+    const int32_t e = index_find(block);
+    return e >= 0 && static_cast<uint32_t>(e) >= first && static_cast<uint32_t>(e) < end ? e : -1;
+  }
   // Free entries hold kNoBlock, so only valid entries can match.
   const uint64_t* tags = block_.data();
-  const uint32_t end = std::min(first + n, used_end_);
   for (uint32_t e = first; e < end; ++e)
     if (tags[e] == block) return static_cast<int32_t>(e);
   return -1;
@@ -47,6 +95,7 @@ void MshrTable::allocate(uint32_t e, uint64_t block, bool reserved_line, const M
   valid_[e] = 1;
   reserved_line_[e] = reserved_line ? 1 : 0;
   block_[e] = block;
+  if (indexed_) index_insert(e);
   free_bits_[e / 64] &= ~(uint64_t{1} << (e % 64));
   count_[e] = 1;
   fields_store_[static_cast<std::size_t>(e) * fields_] = f;
@@ -63,6 +112,7 @@ void MshrTable::merge(uint32_t e, const MshrField& f) {
 void MshrTable::release(uint32_t e) {
   if (!valid_[e]) throw std::logic_error("MshrTable: release of free entry " + std::to_string(e));
   valid_[e] = 0;
+  if (indexed_) index_erase(e);
   block_[e] = kNoBlock;
   free_bits_[e / 64] |= uint64_t{1} << (e % 64);
   count_[e] = 0;

@@ -49,6 +49,21 @@ class MshrTable {
   // need not compare them (a simulator shortcut; the statistics still count a full CAM
   // search). Keeps 10240-entry arrays (Mascar §II-D) cheap.
   uint32_t used_end_ = 0;
+  // Block -> entry, open addressing with linear probing (slot value = entry + 1, 0 = empty):
+  // a simulator shortcut for search(), which would otherwise compare up to every entry
+  // (256 per L2 bank on Fermi, 3072 on Pascal). Valid only while no block is in two
+  // entries (no organisation allocates one twice; if one did, search() falls back to the
+  // scan for good). Tables of fewer than kIndexFrom entries are scanned.
+  static constexpr uint32_t kIndexFrom = 16;
+  std::vector<uint32_t> index_;
+  uint32_t index_shift_ = 64;
+  bool indexed_ = false;
+  uint32_t index_slot(uint64_t block) const {
+    return static_cast<uint32_t>((block * 0x9E3779B97F4A7C15ull) >> index_shift_);
+  }
+  int32_t index_find(uint64_t block) const;
+  void index_insert(uint32_t e);
+  void index_erase(uint32_t e);
   std::vector<uint32_t> count_;
   std::vector<MshrField> fields_store_;
 };
