@@ -80,6 +80,14 @@ void GridExecution::ensure_local(WarpContext& w, uint32_t top) {
   w.local_top = top;
 }
 
+namespace {
+template <class T>
+void zeroed(std::vector<T>& v, std::size_t n) {
+  v.resize(n);
+  if (n != 0) std::memset(v.data(), 0, n * sizeof(T));
+}
+}  // namespace
+
 void GridExecution::push_frame(WarpContext& w, uint32_t func, uint32_t call_index) {
   const Function& fn = lm_->module().functions[func];
   if (w.depth >= opts_.max_call_depth)
@@ -94,11 +102,13 @@ void GridExecution::push_frame(WarpContext& w, uint32_t func, uint32_t call_inde
   fr.local_base = base;
   fr.returned_mask = 0;
   fr.activation = ++w.activations;
-  fr.regs.assign(fn.regs.size() * 32, 0);
-  fr.preds.assign(fn.preds.size(), 0);
-  fr.param_in.assign(size_t{fn.param_bytes} * 32, 0);
-  fr.param_ret.assign(size_t{fn.return_bytes} * 32, 0);
-  fr.call_params.assign(size_t{fn.call_param_bytes} * 32, 0);
+  // Zeroed with memset: vector::assign fills element by element, and a kernel of a few
+  // hundred virtual registers zeroes tens of KB per warp start (bfs: 3 % of a run).
+  zeroed(fr.regs, fn.regs.size() * 32);
+  zeroed(fr.preds, fn.preds.size());
+  zeroed(fr.param_in, size_t{fn.param_bytes} * 32);
+  zeroed(fr.param_ret, size_t{fn.return_bytes} * 32);
+  zeroed(fr.call_params, size_t{fn.call_param_bytes} * 32);
   ensure_local(w, base + fn.local_bytes);
 }
 

@@ -35,6 +35,22 @@ void CoalescerConfig::validate(const std::string& p) const {
 Coalescer::Coalescer(const CoalescerConfig& cfg, const std::string& key_prefix) : cfg_(cfg) {
   cfg_.validate(key_prefix);
   bytes_.reserve(32 * 8);  // as the LSU's line requests: 32 lanes, up to 8 pieces each
+  seg_slots_.resize(kSegSlots);
+}
+
+int64_t Coalescer::find_segment(uint64_t segment) const {
+  for (uint32_t i = static_cast<uint32_t>((segment * 0x9E3779B97F4A7C15ull) >> 55);; i = (i + 1) % kSegSlots) {
+    const SegSlot& s = seg_slots_[i];
+    if (s.stamp != seg_stamp_) return -1;
+    if (s.segment == segment) return s.request;
+  }
+}
+
+void Coalescer::add_segment(uint64_t segment, uint32_t request) const {
+  uint32_t i = static_cast<uint32_t>((segment * 0x9E3779B97F4A7C15ull) >> 55);
+  while (seg_slots_[i].stamp == seg_stamp_) i = (i + 1) % kSegSlots;
+  seg_slots_[i] = SegSlot{segment, seg_stamp_, request};
+  ++seg_count_;
 }
 
 Segment covering_segment(const LineRequest& lr, uint32_t line_size, uint32_t min_bytes) {
@@ -91,6 +107,13 @@ void Coalescer::group(const LaneAccess* pieces, std::size_t n, uint32_t warp_siz
     const std::size_t part_begin = out.size();
     const uint32_t lane_lo = part * part_lanes, lane_hi = lane_lo + part_lanes;
     std::size_t last = part_begin;  // the request the previous piece joined (when < out.size())
+    if (!atomic) {  // a fresh segment table for this part
+      if (++seg_stamp_ == 0) {
+        for (SegSlot& s : seg_slots_) s.stamp = 0;
+        seg_stamp_ = 1;
+      }
+      seg_count_ = 0;
+    }
     for (std::size_t i = 0; i < n; ++i) {
       const LaneAccess& a = pieces[i];
       if (a.lane < lane_lo || a.lane >= lane_hi || a.bytes == 0) continue;
@@ -108,6 +131,10 @@ void Coalescer::group(const LaneAccess* pieces, std::size_t n, uint32_t warp_siz
         // line); an atomic takes the first request of its segment without overlapping bytes.
         if (!atomic && last < out.size() && out[last].segment_address == seg) {
           k = last;
+        } else if (!atomic && seg_count_ < kSegSlots / 2) {
+          const int64_t found = find_segment(seg);
+          if (found >= 0) k = static_cast<std::size_t>(found);
+          else add_segment(seg, static_cast<uint32_t>(k));  // created below at out.size()
         } else {
           for (std::size_t j = part_begin; j < out.size(); ++j)
             if (out[j].segment_address == seg && (!atomic || ((bytes_[j].lo & bytes.lo) | (bytes_[j].hi & bytes.hi)) == 0)) {
@@ -133,8 +160,15 @@ void Coalescer::group(const LaneAccess* pieces, std::size_t n, uint32_t warp_siz
       }
     }
     for (std::size_t i = part_begin; i < out.size(); ++i) out[i].byte_mask = to_bitset(bytes_[i]);
-    // Stable insertion sort by line (atomics: segment) address, creation order kept
-    // within one (no allocation, as std::stable_sort may allocate).
+    // By line (atomics: segment) address. Loads and stores have one request per line, so
+    // any sort gives the same order (std::sort does not allocate); atomics keep creation
+    // order within a segment: a stable insertion sort (std::stable_sort may allocate).
+    auto by_segment = [](const LineRequest& x, const LineRequest& y) { return x.segment_address < y.segment_address; };
+    if (!atomic) {
+      if (!std::is_sorted(out.begin() + static_cast<std::ptrdiff_t>(part_begin), out.end(), by_segment))
+        std::sort(out.begin() + static_cast<std::ptrdiff_t>(part_begin), out.end(), by_segment);
+      continue;
+    }
     for (std::size_t i = part_begin + 1; i < out.size(); ++i) {
       LineRequest r = out[i];
       std::size_t j = i;

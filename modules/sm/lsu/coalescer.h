@@ -137,8 +137,21 @@ class Coalescer : public CoalescerIF {
  private:
   void group(const LaneAccess* pieces, std::size_t n, uint32_t warp_size, uint32_t parts, bool atomic,
              std::vector<LineRequest>& out) const;
+  // group(), loads and stores: the request of a segment within the current warp part, by
+  // open addressing with generation stamps (no clearing per part). A divergent warp access
+  // has up to 32 lines per part, and searching the requests made so far for each piece
+  // cost O(n^2) (bfs: 7 % of a run). Parts with more segments than kSegSlots / 2 search.
+  static constexpr uint32_t kSegSlots = 512;
+  struct SegSlot {
+    uint64_t segment = 0;
+    uint32_t stamp = 0, request = 0;
+  };
+  int64_t find_segment(uint64_t segment) const;
+  void add_segment(uint64_t segment, uint32_t request) const;
   CoalescerConfig cfg_;
   mutable std::vector<Bytes> bytes_;  // group(): the bytes of out[i]; capacity reused
+  mutable std::vector<SegSlot> seg_slots_;
+  mutable uint32_t seg_stamp_ = 0, seg_count_ = 0;
 };
 
 }  // namespace gputlm::sm

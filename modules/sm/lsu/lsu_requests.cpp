@@ -52,6 +52,12 @@ bool Lsu::global_bypasses_l1d(const isa::Instruction* in) const {
 // The distinct 4-byte words const_pieces_ touch, counted in an open-addressing set of at
 // least twice as many slots as words (a sort of up to a warp's words cost more).
 uint32_t Lsu::distinct_const_words() {
+  // Uniform accesses (every lane the same address: kernel parameters, loop-invariant
+  // constants) are the common case and need no set.
+  const LaneAccess& first = const_pieces_.front();
+  bool uniform = true;
+  for (const LaneAccess& a : const_pieces_) uniform = uniform && a.address == first.address && a.bytes == first.bytes;
+  if (uniform) return static_cast<uint32_t>((first.address + first.bytes - 1) / 4 - first.address / 4 + 1);
   std::size_t words = 0;
   for (const LaneAccess& a : const_pieces_) words += (a.address + a.bytes - 1) / 4 - a.address / 4 + 1;
   std::size_t size = 64;
