@@ -30,6 +30,9 @@ int32_t TagArray::find(uint32_t set, uint64_t block) const {
 }
 
 int32_t TagArray::victim(uint32_t set) const {
+  // Every way reserved: no candidate, so no victim (a refused miss to a locked set asks
+  // this once per retry; the policy is not consulted).
+  if (reserved_[set] == ways_) return -1;
   const std::size_t first = at(set, 0);
   for (uint32_t w = 0; w < ways_; ++w) {
     candidate_[w] = reserved_line_[first + w] ^ 1;

@@ -36,6 +36,7 @@ SectorSplitter::SectorSplitter(sc_core::sc_module_name name, uint32_t line_size,
       process_("tick", domain, [this](uint64_t c) { return tick(c); }) {
   if (sectors < 2 || max_split == 0)
     throw std::invalid_argument(std::string(this->name()) + ": needs at least 2 sectors and max_split >= 1");
+  for (uint32_t b = 0; b < sector_size_ && b < kMaskLine; ++b) sector_bytes_.set(b);
   free_.reserve(max_split);
   for (int32_t i = static_cast<int32_t>(max_split) - 1; i >= 0; --i) free_.push_back(i);
   in.bind(*this);
@@ -130,10 +131,8 @@ bool SectorSplitter::send_next() {
   ext.sector_mask = bit;
   // This sector's bytes of the request's byte mask (an empty slice stays empty: with the
   // sector mask set, the bank reads it as "no byte written", as GPGPU-Sim does).
-  std::bitset<128> slice;
   const uint32_t from = static_cast<uint32_t>(address % kMaskLine);
-  for (uint32_t b = from; b < from + sector_size_ && b < kMaskLine; ++b) slice.set(b);
-  ext.byte_mask &= slice;
+  ext.byte_mask &= sector_bytes_ << from;  // bits past the mask's 128 fall off
   ext.reply_parts = 1;
   Child* link = c->get_extension<Child>();
   if (!link) {

@@ -17,6 +17,7 @@
 // END_RESP is the upstream END_RESP, so the bank's reply back-pressure is kept.
 #pragma once
 
+#include <bitset>
 #include <cstdint>
 #include <systemc>
 #include <tlm>
@@ -78,6 +79,7 @@ class SectorSplitter : public sc_core::sc_module,
   bool start(tlm::tlm_generic_payload& parent, uint32_t mask);
 
   uint32_t line_size_, sector_size_, all_sectors_;
+  std::bitset<128> sector_bytes_;  // the first sector's bytes of a request's byte mask
   const ClockDomain& domain_;
   PayloadPool pool_;
   std::vector<Split> splits_;

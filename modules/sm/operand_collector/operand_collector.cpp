@@ -174,6 +174,7 @@ void OperandCollector::receive(WarpInstruction& wi) {
     for (uint8_t j = 0; j < i; ++j) dup = dup || wi.reads[j] == reg;
     if (dup) continue;
     banks_[bank_of(reg, wi.warp)].push_back(ReadRequest{order_++, now + 1, static_cast<uint32_t>(idx)});
+    ++queued_reads_;
     ++c.pending;
   }
   if (c.pending == 0) set_complete(static_cast<std::size_t>(idx));
@@ -181,6 +182,9 @@ void OperandCollector::receive(WarpInstruction& wi) {
 }
 
 void OperandCollector::dispatch_ready(uint64_t cycle) {
+  uint64_t any_complete = 0;
+  for (uint64_t w : complete_) any_complete |= w;
+  if (any_complete == 0) return;  // (every collector still reading operands)
   bool stalled = false;
   std::fill(tried_.begin(), tried_.end(), 0);
   for (;;) {
@@ -227,6 +231,7 @@ void OperandCollector::dispatch_ready(uint64_t cycle) {
 }
 
 void OperandCollector::read_banks(uint64_t cycle) {
+  if (queued_reads_ == 0) return;  // (collectors waiting only for their units)
   for (auto& bank : banks_) {
     std::size_t best = bank.size();
     uint32_t eligible = 0;
@@ -244,6 +249,7 @@ void OperandCollector::read_banks(uint64_t cycle) {
     const uint32_t ci = bank[best].collector;
     Collector& c = collectors_[ci];
     bank.erase(bank.begin() + static_cast<std::ptrdiff_t>(best));
+    --queued_reads_;
     if (c.read_cycle != cycle) {
       c.read_cycle = cycle;
       c.reads_in_cycle = 0;

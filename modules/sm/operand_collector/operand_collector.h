@@ -112,6 +112,7 @@ class OperandCollector : public sc_core::sc_module, public PipelineStage, public
   void clear_complete(std::size_t i) { complete_[i >> 6] &= ~(uint64_t{1} << (i & 63)); }
   std::vector<uint8_t> tried_;  // scratch: collectors whose units refused this cycle
   std::vector<std::vector<ReadRequest>> banks_;
+  uint32_t queued_reads_ = 0;  // over all banks: read_banks has nothing to do at 0
   uint64_t order_ = 0;
   uint32_t occupied_ = 0;
   uint64_t collector_events_ = 0;  // collectors taken or freed (availability_version)
