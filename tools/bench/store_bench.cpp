@@ -6,6 +6,7 @@
 //
 //   store_bench [--accesses N]
 #include <chrono>
+#include <systemc>  // sc_main: the store's library links SystemC, whose main() calls it
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -26,7 +27,7 @@ double ns_per_access(uint64_t n, F&& body) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int sc_main(int argc, char* argv[]) {
   uint64_t n = 20'000'000;
   for (int i = 1; i + 1 < argc; ++i)
     if (!std::strcmp(argv[i], "--accesses")) n = std::strtoull(argv[++i], nullptr, 10);
