@@ -32,8 +32,8 @@ uint32_t ClockTicker::add(ClockedProcess* p) {
   const std::size_t words = (procs_.size() + 63) / 64;
   if (words != words_) {  // re-lay the wheel with a word more per slot
     std::vector<uint64_t> wheel(kSlots * words, 0);
-    for (uint64_t s = 0; s < kSlots; ++s)
-      std::copy_n(&wheel_[s * words_], words_, &wheel[s * words]);
+    if (words_ > 0)  // (the first process: no wheel yet, and &wheel_[0] of an empty vector is UB)
+      for (uint64_t s = 0; s < kSlots; ++s) std::copy_n(wheel_.data() + s * words_, words_, wheel.data() + s * words);
     wheel_.swap(wheel);
     words_ = words;
     current_.resize(words, 0);
