@@ -38,8 +38,13 @@ Coalescer::Coalescer(const CoalescerConfig& cfg, const std::string& key_prefix) 
   seg_slots_.resize(kSegSlots);
 }
 
+namespace {
+// A segment's first slot in the table (multiplicative hash to log2(kSegSlots) = 9 bits).
+uint32_t segment_home(uint64_t segment) { return static_cast<uint32_t>((segment * 0x9E3779B97F4A7C15ull) >> 55); }
+}  // namespace
+
 int64_t Coalescer::find_segment(uint64_t segment) const {
-  for (uint32_t i = static_cast<uint32_t>((segment * 0x9E3779B97F4A7C15ull) >> 55);; i = (i + 1) % kSegSlots) {
+  for (uint32_t i = segment_home(segment);; i = (i + 1) % kSegSlots) {
     const SegSlot& s = seg_slots_[i];
     if (s.stamp != seg_stamp_) return -1;
     if (s.segment == segment) return s.request;
@@ -47,7 +52,7 @@ int64_t Coalescer::find_segment(uint64_t segment) const {
 }
 
 void Coalescer::add_segment(uint64_t segment, uint32_t request) const {
-  uint32_t i = static_cast<uint32_t>((segment * 0x9E3779B97F4A7C15ull) >> 55);
+  uint32_t i = segment_home(segment);
   while (seg_slots_[i].stamp == seg_stamp_) i = (i + 1) % kSegSlots;
   seg_slots_[i] = SegSlot{segment, seg_stamp_, request};
   ++seg_count_;
