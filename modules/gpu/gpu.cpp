@@ -152,12 +152,13 @@ void Gpu::set_progress_callback(std::function<void(uint64_t)> cb, uint64_t perio
 
 uint64_t Gpu::kernel_thread_instructions(uint32_t id) const {
   if (id >= kernels_.size()) throw std::out_of_range("gpu: no kernel with id " + std::to_string(id));
-  return kernels_[id].grid->counters().thread_instructions;
+  return kernels_[id].grid ? kernels_[id].grid->counters().thread_instructions : runs_[id].thread_instructions;
 }
 
 uint64_t Gpu::progress() const {
-  uint64_t p = memory_->progress();
-  for (const Kernel& k : kernels_) p += k.grid->counters().warp_instructions;
+  uint64_t p = memory_->progress() + completed_warp_instructions_;
+  for (const Kernel& k : kernels_)
+    if (k.grid) p += k.grid->counters().warp_instructions;
   return p;
 }
 
@@ -183,9 +184,17 @@ void Gpu::kernel_completed(const KernelRecord& r) {
   // The epoch closed here holds everything since the previous kernel completion: exactly
   // this kernel when kernels run one after the other.
   update_stats();
-  run.stats = stats_.to_json(stats::View::Epoch);
+  if (stats_sink_) stats_sink_(run, stats_.to_json(stats::View::Epoch));
+  else run.stats = stats_.to_json(stats::View::Epoch);
   stats_.end_epoch();
   run.done = true;
+  // Its functional state (CTA contexts, warp frames) is not needed any more: a run of many
+  // launches holds only each launch's record (issue 18 point 3).
+  completed_warp_instructions_ += run.warp_instructions;
+  k.instance.grid = nullptr;
+  k.instance.elf = nullptr;
+  k.grid.reset();
+  k.elf.reset();
   if (cta_scheduler_->running().empty()) watchdog_->disarm();
   if (stop_ && !stopped_ && stop_()) {
     stopped_ = true;

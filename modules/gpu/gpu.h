@@ -121,6 +121,11 @@ class Gpu : public sc_core::sc_module, private CtaSchedulerListener {
 
   const KernelRun& kernel_run(uint32_t id) const;
   const std::deque<KernelRun>& kernel_runs() const { return runs_; }
+  // Hands each completed kernel's statistics epoch to `sink` instead of keeping it in its
+  // KernelRun (whose `stats` then stays null): a run of many launches does not hold every
+  // launch's statistics tree (about 2 MB each on the GTX480) until it ends.
+  using KernelStatsSink = std::function<void(const KernelRun& run, nlohmann::json&& stats)>;
+  void set_kernel_stats_sink(KernelStatsSink sink) { stats_sink_ = std::move(sink); }
   // Every SM's state, outstanding memory requests and running kernels.
   std::string state_dump() const;
   // The watchdog's report once it has fired (for platforms that run the GPU in their
@@ -163,10 +168,12 @@ class Gpu : public sc_core::sc_module, private CtaSchedulerListener {
   std::unique_ptr<CtaScheduler> cta_scheduler_;
   std::unique_ptr<Watchdog> watchdog_;
   std::vector<std::unique_ptr<TlmPassThrough>> taps_;  // observers on the SM -> crossbar sockets
-  std::deque<Kernel> kernels_;  // parallel to runs_, by kernel id
+  std::deque<Kernel> kernels_;  // parallel to runs_, by kernel id; a completed one's grid is freed
+  uint64_t completed_warp_instructions_ = 0;  // of the kernels whose grid was freed
   std::deque<KernelRun> runs_;
   std::optional<std::string> deadlock_;
   std::function<void(uint64_t)> progress_cb_;
+  KernelStatsSink stats_sink_;
   uint64_t progress_period_ = 100000;
   std::vector<RunObserverIF*> observers_;
   uint64_t simulated_to_ = 0;

@@ -1,5 +1,6 @@
 #include "runtime/spec_runner.h"
 
+#include <new>
 #include <sstream>
 
 #include "isa/exec/device_memory.h"
@@ -42,11 +43,16 @@ std::map<std::string, DevicePtr> allocate_spec_buffers(const LaunchSpec& spec, R
                                                        std::optional<uint32_t> stream) {
   std::map<std::string, DevicePtr> device;
   for (const BufferSpec& b : spec.buffers) {
-    std::vector<uint8_t> bytes = initial_bytes(spec, b);
-    DevicePtr p = rt.malloc(bytes.size());
-    if (stream) rt.memcpy_to_device_on_stream(p, bytes.data(), bytes.size(), *stream);
-    else rt.memcpy_to_device(p, bytes.data(), bytes.size());
-    device[b.name] = p;
+    try {
+      std::vector<uint8_t> bytes = initial_bytes(spec, b);
+      DevicePtr p = rt.malloc(bytes.size());
+      if (stream) rt.memcpy_to_device_on_stream(p, bytes.data(), bytes.size(), *stream);
+      else rt.memcpy_to_device(p, bytes.data(), bytes.size());
+      device[b.name] = p;
+    } catch (const std::bad_alloc&) {  // the spec may ask for up to 1 TiB per buffer
+      throw spec.error(b.key_path, std::to_string(b.count * elem_bytes(b.type)) +
+                                       " bytes: out of host memory (the host cannot hold this buffer)");
+    }
   }
   return device;
 }

@@ -23,7 +23,8 @@ std::string read_text(const std::string& path) {
 uint32_t registers_of(const std::string& ptx_path, const std::string& kernel) {
   const std::string res = isa::resources_path_for(ptx_path);
   if (!std::ifstream(res)) return 0;
-  const isa::KernelResources* r = isa::load_resources(res).find(kernel);
+  const auto resources = isa::load_resources(res);  // find() points into it: keep it alive
+  const isa::KernelResources* r = resources.find(kernel);
   return r ? r->registers : 0;
 }
 }  // namespace

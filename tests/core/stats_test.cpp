@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <memory>
+
 #include "core/stats/stats.h"
 
 using namespace gputlm::stats;
@@ -147,4 +149,26 @@ TEST_CASE("stats constant is the same value in every epoch and in the total afte
   root.reset();
   CHECK(c.value() == 15168);
   CHECK(root.find("mshr.storage_bits")->scalar(View::Total) == 15168.0);
+}
+
+TEST_CASE("stats members may be destroyed after the group they registered in", "[stats]") {
+  // A module's counters and sub-groups can outlive their parent group (a module owned
+  // by something destroyed after the platform's stats root). Before the fix, the member's
+  // destructor erased itself from the freed group (ASan: heap-use-after-free).
+  auto root = std::make_unique<Group>("gpu");
+  auto child = std::make_unique<Group>(*root, "sm0");
+  auto counter = std::make_unique<Counter>(*child, "hits", "hits");
+  auto direct = std::make_unique<Counter>(*root, "cycles", "cycles");
+  counter->add(2);
+  CHECK(root->to_json(View::Total)["sm0"]["hits"] == 2);
+  root.reset();
+  child.reset();  // its parent is gone: nothing to unregister from
+  counter.reset();
+  direct.reset();
+  // The other order still unregisters: a group outlives a member that is destroyed first.
+  Group g("g");
+  { Counter c(g, "c", "c"); }
+  CHECK(g.stats().empty());
+  { Group sub(g, "sub"); }
+  CHECK(g.groups().empty());
 }

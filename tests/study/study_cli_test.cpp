@@ -18,29 +18,6 @@ using namespace study_test;
 
 namespace {
 
-struct CliResult {
-  int exit_code = -1;
-  std::string output;
-};
-
-CliResult run_cli(const fs::path& dir, const std::string& args) {
-  const fs::path out = dir / ("cli_" + std::to_string(::getpid()) + ".txt");
-  const std::string cmd = std::string(GPUTLM_CLI) + " " + args + " > " + out.string() + " 2>&1";
-  const int status = std::system(cmd.c_str());
-  CliResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.output = slurp(out);
-  return r;
-}
-
-std::size_t count_results(const fs::path& results) {
-  std::size_t n = 0;
-  if (!fs::exists(results / "jobs")) return 0;
-  for (const auto& e : fs::directory_iterator(results / "jobs"))
-    if (fs::exists(e.path() / "result.json")) ++n;
-  return n;
-}
-
 std::string python() { return fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3"; }
 
 }  // namespace

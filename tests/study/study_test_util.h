@@ -2,8 +2,10 @@
 // written from JSON text with the repository's config, and fabricated job results.
 #pragma once
 
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -94,5 +96,32 @@ inline std::string slurp(const fs::path& p) {
   std::ifstream f(p);
   return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
 }
+
+#ifdef GPUTLM_CLI
+struct CliResult {
+  int exit_code = -1;
+  std::string output;
+};
+
+// `gputlm ARGS` with stdout and stderr together.
+inline CliResult run_cli(const fs::path& dir, const std::string& args) {
+  const fs::path out = dir / ("cli_" + std::to_string(::getpid()) + ".txt");
+  const std::string cmd = std::string(GPUTLM_CLI) + " " + args + " > " + out.string() + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.output = slurp(out);
+  return r;
+}
+
+// Jobs of a results folder that have a result.json.
+inline std::size_t count_results(const fs::path& results) {
+  std::size_t n = 0;
+  if (!fs::exists(results / "jobs")) return 0;
+  for (const auto& e : fs::directory_iterator(results / "jobs"))
+    if (fs::exists(e.path() / "result.json")) ++n;
+  return n;
+}
+#endif
 
 }  // namespace study_test

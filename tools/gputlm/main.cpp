@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <new>
 #include <string>
 #include <cstdlib>
 #include <systemc>
@@ -43,6 +44,9 @@ int sc_main(int argc, char* argv[]) {
   }
   try {
     return it->second.fn(argc - 1, argv + 1);
+  } catch (const std::bad_alloc&) {  // a study's memory_limit_mb, or a host too small for the run
+    std::fprintf(stderr, "gputlm %s: error: out of host memory (an allocation failed)\n", name.c_str());
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gputlm %s: error: %s\n", name.c_str(), e.what());
     return 1;

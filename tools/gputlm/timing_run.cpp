@@ -242,6 +242,82 @@ nlohmann::json streams_json(const std::vector<StreamTotals>& streams) {
   return out;
 }
 
+// The launches of the statistics file, each written out when its kernel completes (so a
+// run of many launches does not hold every launch's statistics tree, issue 18 point 3) and
+// put back in launch order when the file is written.
+class LaunchEntries {
+ public:
+  // No file: entries are dropped (the run writes no statistics).
+  explicit LaunchEntries(const std::string& stats_path) {
+    if (stats_path.empty()) return;
+    path_ = stats_path + ".launches.part";
+    file_.open(path_, std::ios::in | std::ios::out | std::ios::binary | std::ios::trunc);
+    if (!file_) throw std::runtime_error("cannot open '" + path_ + "' for writing (beside the --stats file)");
+  }
+  ~LaunchEntries() {
+    if (path_.empty()) return;
+    file_.close();
+    std::remove(path_.c_str());
+  }
+  LaunchEntries(const LaunchEntries&) = delete;
+  LaunchEntries& operator=(const LaunchEntries&) = delete;
+
+  bool wanted() const { return !path_.empty(); }
+  void add(uint32_t id, const nlohmann::json& entry) {
+    const std::string text = entry.dump(1);
+    file_.seekp(0, std::ios::end);
+    const auto at = static_cast<uint64_t>(file_.tellp());
+    file_.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (!file_) throw std::runtime_error("failed writing '" + path_ + "'");
+    if (spans_.size() <= id) spans_.resize(id + 1);
+    spans_[id] = {at, text.size()};
+  }
+  // "[entry 0, entry 1, ...]" in launch order.
+  void write_array(std::ostream& out) {
+    out << "[";
+    file_.flush();
+    std::string text;
+    for (std::size_t i = 0; i < spans_.size(); ++i) {
+      text.resize(spans_[i].second);
+      file_.seekg(static_cast<std::streamoff>(spans_[i].first));
+      file_.read(text.data(), static_cast<std::streamsize>(text.size()));
+      if (!file_) throw std::runtime_error("failed reading '" + path_ + "'");
+      out << (i ? ",\n" : "\n") << text;
+    }
+    out << "\n]";
+  }
+
+ private:
+  std::string path_;
+  std::fstream file_;
+  std::vector<std::pair<uint64_t, std::size_t>> spans_;  // per launch id: offset and length
+};
+
+// A launch's entry of the statistics file (its statistics epoch included).
+nlohmann::json launch_entry(const gpu::KernelRun& k, nlohmann::json&& stats, const gpu::GpuConfig& cfg) {
+  const gpu::RunSummary s = gpu::summarize(stats, cfg, k.cycles);
+  nlohmann::json e;
+  e["label"] = k.label;
+  e["kernel"] = k.kernel;
+  e["stream"] = k.stream;
+  e["grid"] = {k.grid.x, k.grid.y, k.grid.z};
+  e["block"] = {k.block.x, k.block.y, k.block.z};
+  e["registers_per_thread"] = k.registers_per_thread;
+  e["ctas"] = k.ctas;
+  e["start_cycle"] = k.start_cycle;
+  e["end_cycle"] = k.end_cycle;
+  e["cycles"] = k.cycles;
+  e["last_cta_time"] = k.last_cta_time;
+  if (cfg.sm_with_scheduler("elf"))
+    e["elf_program_points"] = {{"before_merge", k.elf_points_before_merge}, {"after_merge", k.elf_points}};
+  e["warp_instructions"] = k.warp_instructions;
+  e["thread_instructions"] = k.thread_instructions;
+  e["ipc"] = s.ipc();
+  if (!s.kinds.empty()) e["sm_kinds"] = kinds_json(s);
+  e["stats"] = std::move(stats);
+  return e;
+}
+
 }  // namespace
 
 TimingRunResult run_timing(const TimingRunOptions& opts) {
@@ -256,6 +332,10 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
   auto backend = std::make_unique<gpu::TimingBackend>(cfg, isa::ExecOptions{},
                                                       observe.taps.empty() ? nullptr : &observe.taps);
   gpu::TimingBackend& timing = *backend;
+  LaunchEntries entries(opts.stats_path);
+  timing.gpu().set_kernel_stats_sink([&entries, &cfg](const gpu::KernelRun& k, nlohmann::json&& stats) {
+    if (entries.wanted()) entries.add(k.id, launch_entry(k, std::move(stats), cfg));
+  });
   if (observe.timeline) observe.timeline->observe(timing.gpu());
   std::unique_ptr<gpu::TimeSeries> series;
   if (cfg.sample_period > 0) series = std::make_unique<gpu::TimeSeries>(timing.gpu(), cfg.sample_period);
@@ -285,12 +365,11 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
 
   TimingRunResult res;
   res.ok = rep.ok();
-  nlohmann::json& j = res.json;
+  nlohmann::json j;
   j["spec"] = opts.spec_path;
   j["config"] = opts.config_path;
   j["platform"] = cfg.name;
   j["ok"] = rep.ok();
-  j["launches"] = nlohmann::json::array();
   nlohmann::json host;
   host["launches"] = nlohmann::json::array();
   const std::deque<gpu::KernelRun>& runs = timing.kernel_runs();
@@ -298,27 +377,6 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
   uint64_t launch_cycles = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const gpu::KernelRun& k = runs[i];
-    const gpu::RunSummary s = gpu::summarize(k.stats, cfg, k.cycles);
-    nlohmann::json e;
-    e["label"] = k.label;
-    e["kernel"] = k.kernel;
-    e["stream"] = k.stream;
-    e["grid"] = {k.grid.x, k.grid.y, k.grid.z};
-    e["block"] = {k.block.x, k.block.y, k.block.z};
-    e["registers_per_thread"] = k.registers_per_thread;
-    e["ctas"] = k.ctas;
-    e["start_cycle"] = k.start_cycle;
-    e["end_cycle"] = k.end_cycle;
-    e["cycles"] = k.cycles;
-    e["last_cta_time"] = k.last_cta_time;
-    if (cfg.sm_with_scheduler("elf"))
-      e["elf_program_points"] = {{"before_merge", k.elf_points_before_merge}, {"after_merge", k.elf_points}};
-    e["warp_instructions"] = k.warp_instructions;
-    e["thread_instructions"] = k.thread_instructions;
-    e["ipc"] = s.ipc();
-    if (!s.kinds.empty()) e["sm_kinds"] = kinds_json(s);
-    e["stats"] = k.stats;
-    j["launches"].push_back(e);
     host["launches"].push_back({{"label", k.label},
                                 {"host_seconds", k.host_seconds},
                                 {"warp_instructions_per_second", rate(static_cast<double>(k.warp_instructions), k.host_seconds)},
@@ -353,10 +411,17 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
   if (observe.timeline) observe.timeline->finish();
   observe.close_database(opts, cfg);
 
-  if (!opts.stats_path.empty()) {
+  if (entries.wanted()) {
+    // The launches go where their key sorts, read back from the file they were written to.
+    const std::string placeholder = "@launches of gputlm@";
+    j["launches"] = placeholder;
+    const std::string text = j.dump(1);
+    const std::size_t at = text.find("\"" + placeholder + "\"");
     std::ofstream f(opts.stats_path);
     if (!f) throw std::runtime_error("cannot open stats file '" + opts.stats_path + "' for writing");
-    f << j.dump(1) << "\n";
+    f << text.substr(0, at);
+    entries.write_array(f);
+    f << text.substr(at + placeholder.size() + 2) << "\n";
     if (!f) throw std::runtime_error("failed writing stats file '" + opts.stats_path + "'");
   }
 

@@ -33,7 +33,6 @@ struct TimingRunResult {
   uint64_t cycles = 0;         // core cycles in which a launch ran (gpu::busy_cycles): overlap counts once
   uint64_t warp_instructions = 0, thread_instructions = 0;
   double host_seconds = 0;     // host time of the GPU's simulation (its synchronisations)
-  nlohmann::json json;         // what --stats writes
 };
 
 // Runs the spec; throws on errors (bad spec/config, deadlock, execution error).

@@ -12,6 +12,7 @@ Stat::Stat(Group& parent, std::string name, std::string description)
 }
 
 Stat::~Stat() {
+  if (!parent_) return;  // its group went first (see ~Group)
   auto& v = parent_->stats_;
   v.erase(std::remove(v.begin(), v.end(), this), v.end());
 }
@@ -25,6 +26,10 @@ Group::Group(Group& parent, std::string name) : parent_(&parent), name_(std::mov
 }
 
 Group::~Group() {
+  // Members of a module may outlive the group they registered in (a module destroyed after
+  // its parent's stats group): detach them so their destructors do not touch this one.
+  for (Stat* s : stats_) s->parent_ = nullptr;
+  for (Group* g : groups_) g->parent_ = nullptr;
   if (parent_) {
     auto& v = parent_->groups_;
     v.erase(std::remove(v.begin(), v.end(), this), v.end());

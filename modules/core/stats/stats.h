@@ -36,7 +36,8 @@ class Stat {
   virtual void reset() = 0;
 
  private:
-  Group* parent_;
+  friend class Group;
+  Group* parent_;  // nullptr once the group is destroyed first
   std::string name_, description_;
 };
 

@@ -324,6 +324,7 @@ RunOutcome run_plan(const Plan& plan, const StudySpec& study, const EngineOption
       ++out.skipped;
       continue;
     }
+    if (r && r->corrupt) std::fprintf(stderr, "job %s: %s\n", j.id.c_str(), r->error.c_str());
     if (r) fs::remove(fs::path(job_dir(plan.results_dir, j.id)) / "result.json");  // a failed job runs again
     write_job_file(plan, j, study);
     pending.push_back(j.id);

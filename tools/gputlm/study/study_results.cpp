@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -88,26 +89,47 @@ void write_job_file(const Plan& plan, const Job& job, const StudySpec& study) {
   for (const Metric& m : study.metrics)  // a weighted speedup is the report's, from several jobs
     if (!m.weighted_speedup) j["metrics"].push_back(m.to_json());
   j["timeout_seconds"] = study.timeout_seconds;
+  j["memory_limit_mb"] = study.memory_limit_mb;
   write_atomic((fs::path(dir) / "job.json").string(), j.dump(1) + "\n");
 }
 
 std::optional<JobResult> read_result(const std::string& results, const std::string& id) {
-  const fs::path p = fs::path(job_dir(results, id)) / "result.json";
+  const fs::path dir = job_dir(results, id);
+  const fs::path p = dir / "result.json";
   if (!fs::exists(p)) return std::nullopt;
-  const nlohmann::json j = read_json_file(p.string());
   JobResult r;
-  r.id = j.value("id", id);
-  r.ok = j.value("ok", false);
-  r.exit_status = j.value("exit_status", -1);
-  r.timed_out = j.value("timed_out", false);
-  r.host_seconds = j.value("host_seconds", 0.0);
-  r.max_rss_kb = j.value("max_rss_kb", 0L);
-  r.error = j.value("error", "");
-  r.time_series = j.value("time_series", false);
-  if (j.contains("command")) r.command = j["command"].get<std::vector<std::string>>();
-  if (j.contains("metrics"))
-    for (auto it = j["metrics"].begin(); it != j["metrics"].end(); ++it)
-      if (it->is_number()) r.metrics[it.key()] = it->get<double>();
+  r.id = id;
+  auto corrupt = [&](const std::string& why) {
+    r.ok = false;
+    r.corrupt = true;
+    r.error = "corrupt result (" + why + "): the job runs again";
+    return r;
+  };
+  nlohmann::json j;
+  try {
+    j = read_json_file(p.string());
+    if (!j.is_object() || j.value("id", std::string()) != id || !j.contains("ok") || !j["ok"].is_boolean())
+      return corrupt("result.json is not this job's result");
+    r.ok = j.value("ok", false);
+    r.exit_status = j.value("exit_status", -1);
+    r.timed_out = j.value("timed_out", false);
+    r.host_seconds = j.value("host_seconds", 0.0);
+    r.max_rss_kb = j.value("max_rss_kb", 0L);
+    r.error = j.value("error", "");
+    r.time_series = j.value("time_series", false);
+    if (j.contains("command")) r.command = j["command"].get<std::vector<std::string>>();
+    if (j.contains("metrics"))
+      for (auto it = j["metrics"].begin(); it != j["metrics"].end(); ++it)
+        if (it->is_number()) r.metrics[it.key()] = it->get<double>();
+  } catch (const std::exception& e) {  // invalid JSON, or a field of the wrong type
+    return corrupt(std::string("result.json: ") + e.what());
+  }
+  if (r.ok) {
+    const fs::path stats = dir / "stats.json";
+    if (!fs::is_regular_file(stats)) return corrupt("stats.json is missing");
+    if (j.contains("stats_hash") && hash_file(stats.string()) != j.value("stats_hash", std::string()))
+      return corrupt("stats.json changed since the job wrote it");
+  }
   return r;
 }
 
@@ -116,6 +138,7 @@ int run_job(const std::string& results, const std::string& id) {
   const nlohmann::json job = read_json_file((fs::path(dir) / "job.json").string());
   const std::vector<std::string> argv = job.at("command").get<std::vector<std::string>>();
   const double timeout = job.value("timeout_seconds", 0.0);
+  const uint64_t memory_limit_mb = job.value("memory_limit_mb", uint64_t{0});
   const std::string log = (fs::path(dir) / "log.txt").string();
   const std::string part = (fs::path(dir) / "stats.json.part").string();
   fs::remove(part);
@@ -130,6 +153,11 @@ int run_job(const std::string& results, const std::string& id) {
     if (fd < 0) _exit(126);
     dup2(fd, STDOUT_FILENO);
     dup2(fd, STDERR_FILENO);
+    if (memory_limit_mb > 0) {  // the simulation's allocations fail beyond it (gputlm reports that)
+      const rlim_t bytes = static_cast<rlim_t>(memory_limit_mb) << 20;
+      const rlimit lim{bytes, bytes};
+      setrlimit(RLIMIT_AS, &lim);
+    }
     std::vector<char*> c;
     for (const std::string& a : argv) c.push_back(const_cast<char*>(a.c_str()));
     c.push_back(nullptr);
@@ -172,6 +200,7 @@ int run_job(const std::string& results, const std::string& id) {
     const std::string stats_path = (fs::path(dir) / "stats.json").string();
     fs::rename(part, stats_path);
     r["stats"] = "stats.json";
+    r["stats_hash"] = hash_file(stats_path);  // read_result notices a damaged stats.json
     const nlohmann::json stats = read_json_file(stats_path);
     r["time_series"] = stats.contains("time_series");
     r["metrics"] = nlohmann::json::object();
@@ -180,7 +209,15 @@ int run_job(const std::string& results, const std::string& id) {
       if (auto v = evaluate(m, stats, seconds)) r["metrics"][m.name] = *v;
     }
   } else {
-    r["error"] = timed_out ? "timed out after " + std::to_string(timeout) + " s" : first_error_line(log);
+    if (timed_out) r["error"] = "timed out after " + std::to_string(timeout) + " s";
+    else if (WIFSIGNALED(status))
+      r["error"] = std::string("killed by signal ") + std::to_string(WTERMSIG(status)) + " (" +
+                   strsignal(WTERMSIG(status)) + ")" +
+                   (WTERMSIG(status) == SIGKILL ? ": out of memory (the kernel's OOM killer) or killed from outside" : "") +
+                   "; log: " + first_error_line(log);
+    else r["error"] = first_error_line(log);
+    if (memory_limit_mb > 0 && r["error"].get<std::string>().find("out of host memory") != std::string::npos)
+      r["error"] = r["error"].get<std::string>() + " (memory_limit_mb = " + std::to_string(memory_limit_mb) + ")";
   }
   r["ok"] = ok;
   write_atomic((fs::path(dir) / "result.json").string(), r.dump(1) + "\n");

@@ -25,6 +25,7 @@ struct JobResult {
   std::map<std::string, double> metrics;
   std::string error;        // first error line of the log when not ok
   std::vector<std::string> command;
+  bool corrupt = false;     // result.json or its stats.json is damaged: not ok, `error` says how
 };
 
 std::string job_dir(const std::string& results, const std::string& id);
@@ -38,6 +39,10 @@ void write_atomic(const std::string& path, const std::string& text);
 // job.json for `job` (its command, metrics and time limit).
 void write_job_file(const Plan& plan, const Job& job, const StudySpec& study);
 
+// A job's result; nullopt when it has none. A damaged result (result.json not valid JSON or
+// not this job's, or the stats.json of a successful job missing or changed since the job
+// wrote it: its hash is in result.json) comes back not ok and `corrupt`, so that every
+// engine runs the job again.
 std::optional<JobResult> read_result(const std::string& results, const std::string& id);
 
 // Runs the job described by RESULTS/jobs/<id>/job.json; returns the process exit code

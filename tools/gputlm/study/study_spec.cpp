@@ -497,6 +497,11 @@ StudySpec read_study(const std::string& path) {
   if (s.aggregate != "geomean" && s.aggregate != "mean") r.fail("must be \"geomean\" or \"mean\"", "aggregate");
   s.timeout_seconds = r.number("timeout_seconds", 0);
   if (s.timeout_seconds < 0) r.fail("must be >= 0 (0: no limit)", "timeout_seconds");
+  const double memory_limit = r.number("memory_limit_mb", 0);
+  if (!(memory_limit >= 0 && memory_limit <= static_cast<double>(uint64_t{1} << 40)) ||
+      memory_limit != std::floor(memory_limit))
+    r.fail("must be a whole number of MiB >= 0 (0: no limit)", "memory_limit_mb");
+  s.memory_limit_mb = static_cast<uint64_t>(memory_limit);
   if (r.has("discussion")) {
     s.discussion = resolve(s.file, r.str("discussion"));
     if (!fs::is_regular_file(s.discussion)) r.fail("file '" + s.discussion + "' not found", "discussion");

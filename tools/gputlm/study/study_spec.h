@@ -178,6 +178,7 @@ struct StudySpec {
   std::vector<Reference> references;
   std::vector<PlotSpec> plots;
   double timeout_seconds = 0;  // per job, 0 = none
+  uint64_t memory_limit_mb = 0;  // per job (address space), 0 = none
   std::string discussion;      // absolute path of a Markdown file the report ends with, or empty
   std::vector<Pair> pairs;
   std::vector<std::string> pair_variants;  // the variants pair cells run in (default: every variant that runs)

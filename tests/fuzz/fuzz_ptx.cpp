@@ -1,6 +1,7 @@
-// libFuzzer target for the PTX front end: any input must either parse (and survive the
-// analyses) or throw PtxError; crashes, hangs, sanitizer reports and other exceptions
-// are bugs. Built with -DGPUTLM_FUZZ=ON (clang); see docs/isa.md for the command.
+// Fuzz target: the PTX front end (parser, decoder, ELF analysis). Any input must either
+// parse (and survive the analyses) or throw PtxError; crashes, hangs, sanitizer reports
+// and other exceptions are findings. What parses must reprint and parse again with the
+// same instruction count (tests/isa/frontend/roundtrip.h).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -10,9 +11,6 @@
 #include "isa/analysis/elf.h"
 #include "isa/ptx_parser.h"
 #include "roundtrip.h"
-
-// libsystemc.so references sc_main; libFuzzer provides main(), so SystemC never runs.
-extern "C" int sc_main(int, char**) { return 0; }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
