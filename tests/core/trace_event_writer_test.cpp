@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "../support/trace_event_check.h"
 #include "core/trace/trace_event_writer.h"
@@ -90,7 +91,9 @@ TEST_CASE("trace_event_writer writes a valid file and cuts slices at the window"
 
 TEST_CASE("trace_event_check finds what viewers reject", "[trace][observe]") {
   using gputlm::test::trace_event_problems;
-  auto events = [](nlohmann::json ev) {
+  // A vector, not a json: `{ok}` as a json is an array of one under g++ but a copy of `ok`
+  // under clang (nlohmann's brace-initialisation ambiguity).
+  auto events = [](const std::vector<nlohmann::json>& ev) {
     nlohmann::json meta = nlohmann::json::array(
         {{{"ph", "M"}, {"name", "process_name"}, {"pid", 1}, {"tid", 0}, {"args", {{"name", "p"}}}},
          {{"ph", "M"}, {"name", "thread_name"}, {"pid", 1}, {"tid", 1}, {"args", {{"name", "t"}}}}});

@@ -103,7 +103,8 @@ TEST_CASE("study pairs: a pair is a cell per variant whose job runs a concurrent
   CHECK(spec["concurrent"][1]["spec"] == std::string(GPUTLM_WORKLOADS_BUILD_DIR) + "/scan/small/spec.json");
   CHECK(spec["concurrent"][1]["stream"] == 1);
   // The job's metrics are the ones a run yields: the weighted speedup is the report's.
-  for (const auto& m : read_json_file(job_dir(plan.results_dir, job.id) + "/job.json")["metrics"])
+  const nlohmann::json job_file = read_json_file(job_dir(plan.results_dir, job.id) + "/job.json");
+  for (const auto& m : job_file["metrics"])  // (a temporary's member would die before the loop)
     CHECK_FALSE(m.dump().find("weighted_speedup") != std::string::npos);
 
   CHECK_FALSE(spec["concurrent"][0].contains("loop"));  // no loops asked: the key is absent

@@ -296,7 +296,7 @@ TEST_CASE("study file: an old single sweep reads as a one-element sweeps list", 
   one["sweep"] = {{"parameter", "sm.l1d.mshr.entries"}, {"values", {16, 32}}, {"name", "mshr{}"},
                   {"overrides", {"sm.scheduler.policy=gto"}}};
   nlohmann::json list = small_study();
-  list["sweeps"] = {one["sweep"]};
+  list["sweeps"] = nlohmann::json::array({one["sweep"]});  // `{x}` alone is x itself under clang
   const StudySpec a = read_study(write_study(dir, one, "one")), b = read_study(write_study(dir, list, "list"));
   REQUIRE(a.sweeps.size() == 1);
   REQUIRE(b.sweeps.size() == 1);

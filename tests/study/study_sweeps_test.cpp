@@ -81,7 +81,7 @@ TEST_CASE("study plan: a single sweep plans to the same job ids as sweep or as a
   one["sweep"] = {{"parameter", "sm.l1d.mshr.entries"}, {"values", {16, 32}}, {"name", "mshr{}"},
                   {"overrides", {"sm.scheduler.policy=gto"}}};
   nlohmann::json list = small_study();
-  list["sweeps"] = {one["sweep"]};
+  list["sweeps"] = nlohmann::json::array({one["sweep"]});  // `{x}` alone is x itself under clang
   nlohmann::json hand = small_study();
   for (int e : {16, 32})
     hand["variants"].push_back({{"name", "mshr" + std::to_string(e)},

@@ -124,7 +124,7 @@ std::optional<JobResult> read_result(const std::string& results, const std::stri
   } catch (const std::exception& e) {  // invalid JSON, or a field of the wrong type
     return corrupt(std::string("result.json: ") + e.what());
   }
-  if (r.ok) {
+  if (r.ok && j.contains("stats")) {  // a result that names its statistics file
     const fs::path stats = dir / "stats.json";
     if (!fs::is_regular_file(stats)) return corrupt("stats.json is missing");
     if (j.contains("stats_hash") && hash_file(stats.string()) != j.value("stats_hash", std::string()))

@@ -40,8 +40,8 @@ void write_atomic(const std::string& path, const std::string& text);
 void write_job_file(const Plan& plan, const Job& job, const StudySpec& study);
 
 // A job's result; nullopt when it has none. A damaged result (result.json not valid JSON or
-// not this job's, or the stats.json of a successful job missing or changed since the job
-// wrote it: its hash is in result.json) comes back not ok and `corrupt`, so that every
+// not this job's, or the stats.json a successful job's result names missing or changed since
+// the job wrote it: its hash is in result.json) comes back not ok and `corrupt`, so that every
 // engine runs the job again.
 std::optional<JobResult> read_result(const std::string& results, const std::string& id);
 
