@@ -348,6 +348,8 @@ LaunchSpec parse_launch_spec_text(const std::string& text, const std::string& pa
     }
     throw SpecError(path + ":" + std::to_string(line) + ":" + std::to_string(col), "",
                     std::string("invalid JSON: ") + e.what());
+  } catch (const json::exception& e) {  // found by fuzzing: a number out of range (1e999)
+    throw SpecError(path, "", std::string("invalid JSON: ") + e.what());
   }
   return Parser(path, dir).parse(root);
 }

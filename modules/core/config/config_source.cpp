@@ -16,7 +16,7 @@ nlohmann::json parse_file(const std::string& path) {
   if (!in) throw ConfigError(path + ": cannot open config file");
   try {
     return nlohmann::json::parse(in, nullptr, true, /*ignore_comments=*/true);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number out of range (1e999)
     throw ConfigError(path + ": malformed JSON: " + e.what());
   }
 }
@@ -87,11 +87,18 @@ void ConfigSource::apply_override(const std::string& assignment) {
     throw ConfigError(origin + ": expected KEY=VALUE, e.g. -p sm.l1d.sets=64");
   const std::string key = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
+  try {
+    (void)nlohmann::json(assignment).dump();  // found by fuzzing: raw bytes reached error messages
+  } catch (const nlohmann::json::type_error&) {
+    throw ConfigError("command line (-p ...): the assignment is not valid UTF-8");
+  }
   nlohmann::json value;
   try {
     value = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error&) {
     value = text;  // a bare word is a string
+  } catch (const nlohmann::json::out_of_range& e) {  // 1e999
+    throw ConfigError(origin + ": " + e.what());
   }
   // Components: names, and elements of a list of groups: "[i]" or ".i" by index, or
   // ".KIND" for the element whose "kind" (or "name") is KIND, so both
