@@ -12,6 +12,8 @@ namespace fs = std::filesystem;
 
 namespace {
 nlohmann::json parse_file(const std::string& path) {
+  // Found by fuzzing: a folder opens as a stream and fails only when read.
+  if (std::filesystem::is_directory(path)) throw ConfigError(path + ": is a folder, not a config file");
   std::ifstream in(path);
   if (!in) throw ConfigError(path + ": cannot open config file");
   try {
