@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target of tests/fuzz/ (clang, ASan + UBSan):
-#   tools/fuzz.sh TARGET [SECONDS] [BUILD_DIR]      TARGET: config, launch_spec, study, ptx
+#   tools/fuzz.sh TARGET [SECONDS] [BUILD_DIR]      TARGET: config, launch_spec, study, ptx, device
 #   tools/fuzz.sh TARGET --merge [BUILD_DIR]        fold the grown corpus into the committed one
 # The run starts from the committed corpus tests/fuzz/corpus/TARGET (for ptx also every
 # committed .ptx) and grows BUILD_DIR/fuzz-corpus/TARGET; a finding is written to
@@ -10,8 +10,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 target="${1:?usage: tools/fuzz.sh TARGET [SECONDS|--merge] [BUILD_DIR]}"
-case "$target" in config|launch_spec|study|ptx) ;; *)
-  echo "tools/fuzz.sh: unknown target '$target' (config, launch_spec, study, ptx)" >&2; exit 2 ;; esac
+case "$target" in config|launch_spec|study|ptx|device) ;; *)
+  echo "tools/fuzz.sh: unknown target '$target' (config, launch_spec, study, ptx, device)" >&2; exit 2 ;; esac
 mode="${2:-600}"
 build="${3:-$root/build-fuzz}"
 if [ ! -f "$build/CMakeCache.txt" ]; then

@@ -80,7 +80,13 @@ void SocPlatform::run(HostCpu::Program program) {
   // endless kernel as they do in Gpu::run(); an idle platform starves and ends the loop.
   const sc_core::sc_time slice = g.core_clock().time_of(65536);
   while (true) {
-    const sc_core::sc_time until = std::min(end, sc_core::sc_time_stamp() + slice);
+    sc_core::sc_time until = sc_core::sc_time_stamp() + slice;
+    // SC_EXIT_ON_STARVATION leaves time at the last event, so a slice holding no event (the
+    // host sleeping longer than a slice while the GPU idles) would be run again and again:
+    // a slice reaches at least the next event.
+    if (sc_core::sc_start_of_simulation_invoked() && sc_core::sc_pending_activity())
+      until = std::max(until, sc_core::sc_time_stamp() + sc_core::sc_time_to_pending_activity());
+    until = std::min(end, until);
     try {
       sc_core::sc_start(until - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
     } catch (const sc_core::sc_report& e) {
@@ -91,7 +97,11 @@ void SocPlatform::run(HostCpu::Program program) {
     if (g.config().max_cycles && g.cycle() >= g.config().max_cycles && !g.cta_scheduler().idle())
       throw gpu::SimulationError("soc: the GPU exceeded max_cycles = " + std::to_string(g.config().max_cycles) +
                                  " core cycles\n" + g.state_dump());
-    if (!sc_core::sc_pending_activity() || sc_core::sc_time_stamp() >= end) break;
+    // Done: nothing left to happen, or nothing before the limit (an unfinished host is
+    // reported below).
+    if (!sc_core::sc_pending_activity() || sc_core::sc_time_stamp() >= end ||
+        sc_core::sc_time_to_pending_activity() > end - sc_core::sc_time_stamp())
+      break;
   }
   if (!host_.finished())
     throw std::runtime_error("soc: the host program has not finished after max_time_ms = " +

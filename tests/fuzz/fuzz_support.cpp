@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <system_error>
 #include <unistd.h>
 
@@ -43,6 +44,11 @@ std::string write_scratch(const std::string& name, std::string_view bytes) {
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   if (!f) unexpected("fuzz support", ("cannot write " + p).c_str());
   return p;
+}
+
+std::string read_source(const std::string& relative) {
+  std::ifstream f(fs::path(GPUTLM_SOURCE_DIR) / relative, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
 }
 
 std::pair<std::string_view, std::string_view> split_input(const uint8_t* data, std::size_t size) {

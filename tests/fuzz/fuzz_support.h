@@ -19,6 +19,8 @@ const std::string& scratch();
 std::string write_scratch(const std::string& name, std::string_view bytes);
 // The input up to the first "\n%%\n" and the rest (empty when there is no separator).
 std::pair<std::string_view, std::string_view> split_input(const uint8_t* data, std::size_t size);
+// The text of a file of the source tree (path relative to its root); empty when unreadable.
+std::string read_source(const std::string& relative);
 // Reports an exception that is not the loader's error type and aborts (a finding).
 [[noreturn]] void unexpected(const char* target, const char* what);
 

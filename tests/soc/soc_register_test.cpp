@@ -142,3 +142,41 @@ TEST_CASE("soc bad register accesses record errors and bus errors answer outside
   CHECK(seen.at("last_wins") == regs::ERR_NO_REGISTER);
   CHECK(top.protocol_violations() == 0);
 }
+
+// SocPlatform::run steps the simulation in slices with SC_EXIT_ON_STARVATION, which keeps
+// time at the last event: a host sleeping past a slice while the GPU idles once made it
+// run the same empty slice forever (found by the device fuzz target).
+TEST_CASE("soc a host sleeping longer than a slice with the GPU idle ends", "[soc][run]") {
+  SocPlatform top("soc", test_config());
+  std::map<std::string, uint64_t> seen;
+  top.run([&](HostCpu& cpu) {
+    Regs r{cpu, top.config().regs_base, seen};
+    r.wr(regs::INT_ENABLE, regs::INT_MASK);
+    try {
+      cpu.wait_irq(sc_core::sc_time(500, sc_core::SC_US));  // no command: times out
+    } catch (const std::runtime_error&) {
+      seen["timed_out"] = 1;
+    }
+    seen["woke_ps"] = cpu.now().value();
+    seen["id"] = r.rd(regs::ID);
+  });
+  INFO(top.host().failure());
+  REQUIRE(top.host().failure().empty());
+  CHECK(seen.at("timed_out") == 1);
+  CHECK(seen.at("woke_ps") >= sc_core::sc_time(500, sc_core::SC_US).value());
+  CHECK(seen.at("id") == regs::kIdValue);
+}
+
+TEST_CASE("soc a host sleeping past max_time_ms is reported, not waited for", "[soc][run]") {
+  SocConfig cfg = test_config();
+  cfg.max_time_ms = 0.2;
+  SocPlatform top("soc", cfg);
+  std::map<std::string, uint64_t> seen;
+  try {
+    top.run([&](HostCpu& cpu) { cpu.wait_irq(sc_core::sc_time(1, sc_core::SC_SEC)); });
+    FAIL("run returned");
+  } catch (const std::runtime_error& e) {
+    CHECK_THAT(e.what(), Catch::Contains("has not finished after max_time_ms"));
+  }
+  CHECK(sc_core::sc_time_stamp() <= sc_core::sc_time(0.2, sc_core::SC_MS));
+}
