@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <memory>
 
 #include "core/stats/stats.h"
@@ -171,4 +172,30 @@ TEST_CASE("stats members may be destroyed after the group they registered in", "
   CHECK(g.stats().empty());
   { Group sub(g, "sub"); }
   CHECK(g.groups().empty());
+}
+
+TEST_CASE("stats row log keeps the newest rows in memory and reads spilled ones back", "[stats]") {
+  RowLog log(3, 4);  // blocks of 4 rows
+  std::vector<std::array<double, 3>> want;
+  for (uint64_t i = 0; i < 23; ++i) {
+    const std::array<double, 3> row = {static_cast<double>(i), 0.5 * static_cast<double>(i), -1.0 / (1.0 + static_cast<double>(i))};
+    log.append(1000 + 7 * i, row.data());
+    want.push_back(row);
+  }
+  CHECK(log.size() == 23);
+  CHECK(log.spilled_rows() == 20);  // five full blocks went to the file, 3 rows in memory
+  // In order, backwards and at random: every row as appended.
+  std::array<double, 3> got{};
+  uint64_t cycle = 0;
+  for (std::size_t i = 0; i < 23; ++i) {
+    log.read(i, cycle, got.data());
+    CHECK(cycle == 1000 + 7 * i);
+    CHECK(got == want[i]);
+  }
+  for (std::size_t i = 23; i-- > 0;) CHECK(log.value(i, 2) == want[i][2]);
+  CHECK(log.cycle(3) == 1021);
+  CHECK(log.value(17, 1) == 8.5);
+  CHECK_THROWS_AS(log.read(23, cycle, got.data()), std::out_of_range);
+  CHECK_THROWS_AS(log.value(0, 3), std::out_of_range);
+  CHECK_THROWS_AS(RowLog(1, 0), std::invalid_argument);
 }

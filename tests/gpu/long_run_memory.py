@@ -5,8 +5,9 @@ Runs vecadd small as a spec of SHORT launches and as one of 10 x SHORT launches 
 GPU with --stats (statistics epochs, kernels' functional state, pools and per-launch records
 would grow with the run if anything kept them), and requires the long run's peak resident
 memory (ru_maxrss of its own process) within 10 % of the short run's. Also checks that the
-long run's statistics file holds every launch, in order. (A time series, --sample-every, is
-output kept until the run ends: it grows with the run by design.)
+long run's statistics file holds every launch, in order. The same again with a time series
+(--sample-every 50): its samples go to a temporary file and are written out as they are
+read back, so they do not grow the memory either.
 usage: long_run_memory.py GPUTLM WORKLOADS_DIR TMP_DIR CONFIG [SHORT]
 """
 import json
@@ -37,23 +38,38 @@ def main():
     launch = {k: base.pop(k) for k in ("kernel", "grid", "block", "args")}
     base.pop("shared_bytes", None)
     peaks = {}
-    # Both runs before this process reads any statistics: a child's ru_maxrss starts from
+    modes = {"": [], "series": ["--sample-every", "50"]}
+    # Every run before this process reads any statistics: a child's ru_maxrss starts from
     # this process's resident size at the fork.
-    for n in (short, 10 * short):
-        spec = dict(base, launches=[dict(launch) for _ in range(n)])
-        path = os.path.join(tmp, f"spec_{n}.json")
-        json.dump(spec, open(path, "w"))
-        peaks[n] = run([gputlm, "run", path, "--config", config, "--quiet", "--stats",
-                        os.path.join(tmp, f"stats_{n}.json")])
-    for n in (short, 10 * short):
-        stats = os.path.join(tmp, f"stats_{n}.json")
-        launches = json.load(open(stats))["launches"]
-        if len(launches) != n or any(l["label"] != f"launches[{i}]" for i, l in enumerate(launches)):
-            sys.exit(f"FAIL: {stats} does not hold the {n} launches in order")
-        print(f"{n:5d} launches: peak {peaks[n] / 1024:.1f} MB")
-    ratio = peaks[10 * short] / peaks[short]
-    print(f"long / short peak memory: x{ratio:.3f}")
-    if ratio > 1.10:
+    for mode, extra in modes.items():
+        for n in (short, 10 * short):
+            spec = dict(base, launches=[dict(launch) for _ in range(n)])
+            path = os.path.join(tmp, f"spec_{n}.json")
+            json.dump(spec, open(path, "w"))
+            peaks[mode, n] = run([gputlm, "run", path, "--config", config, "--quiet", "--stats",
+                                  os.path.join(tmp, f"stats_{mode}{n}.json")] + extra)
+    failed = False
+    for mode in modes:
+        for n in (short, 10 * short):
+            stats = json.load(open(os.path.join(tmp, f"stats_{mode}{n}.json")))
+            launches = stats["launches"]
+            if len(launches) != n or any(l["label"] != f"launches[{i}]" for i, l in enumerate(launches)):
+                sys.exit(f"FAIL: stats_{mode}{n}.json does not hold the {n} launches in order")
+            if mode == "series":
+                series = stats["time_series"]
+                per_launch = [k for k in series["series"] if k.startswith("ipc.")]
+                if len(per_launch) != n or len(series["cycle"]) < n:
+                    sys.exit(f"FAIL: stats_{mode}{n}.json's time series lacks launches or samples")
+                thread = sum(l["thread_instructions"] for l in launches)
+                integral = sum(v * (c - p) for v, c, p in
+                               zip(series["series"]["ipc"], series["cycle"], [0] + series["cycle"][:-1]))
+                if abs(integral - thread) > 1e-6 * thread:
+                    sys.exit(f"FAIL: the ipc series of stats_{mode}{n}.json adds up to {integral}, not {thread}")
+            print(f"{mode or 'plain':6s} {n:5d} launches: peak {peaks[mode, n] / 1024:.1f} MB")
+        ratio = peaks[mode, 10 * short] / peaks[mode, short]
+        print(f"{mode or 'plain':6s} long / short peak memory: x{ratio:.3f}")
+        failed = failed or ratio > 1.10
+    if failed:
         sys.exit("FAIL: ten times the launches took more than 10 % more memory")
     print("PASS")
 

@@ -404,24 +404,35 @@ TimingRunResult run_timing(const TimingRunOptions& opts) {
   host["parallel_edges"] = timing.gpu().parallel_edges();
   host["serial_edges"] = timing.gpu().serial_edges();
   j["host"] = host;  // the only part of the JSON that differs between identical runs
+  // Written into the file below, as it is read back from the samples.
+  const std::string series_placeholder = "@time_series of gputlm@";
   if (series) {
     series->finish();
-    j["time_series"] = series->to_json();
+    j["time_series"] = series_placeholder;
   }
   if (observe.timeline) observe.timeline->finish();
   observe.close_database(opts, cfg);
 
   if (entries.wanted()) {
     // The launches go where their key sorts, read back from the file they were written to.
+    // The launches (and the time series) go where their keys sort, read back from where
+    // they were kept.
     const std::string placeholder = "@launches of gputlm@";
     j["launches"] = placeholder;
     const std::string text = j.dump(1);
-    const std::size_t at = text.find("\"" + placeholder + "\"");
+    std::vector<std::pair<std::size_t, const std::string*>> holes = {{text.find("\"" + placeholder + "\""), &placeholder}};
+    if (series) holes.emplace_back(text.find("\"" + series_placeholder + "\""), &series_placeholder);
+    std::sort(holes.begin(), holes.end());
     std::ofstream f(opts.stats_path);
     if (!f) throw std::runtime_error("cannot open stats file '" + opts.stats_path + "' for writing");
-    f << text.substr(0, at);
-    entries.write_array(f);
-    f << text.substr(at + placeholder.size() + 2) << "\n";
+    std::size_t from = 0;
+    for (const auto& [at, name] : holes) {
+      f << text.substr(from, at - from);
+      if (name == &placeholder) entries.write_array(f);
+      else series->write_json(f);
+      from = at + name->size() + 2;
+    }
+    f << text.substr(from) << "\n";
     if (!f) throw std::runtime_error("failed writing stats file '" + opts.stats_path + "'");
   }
 

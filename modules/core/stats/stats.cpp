@@ -211,7 +211,7 @@ void CounterVector::reset() {
 }
 
 Sampler::Sampler(const Group& root, uint64_t period_cycles, const std::vector<std::string>& paths)
-    : period_(period_cycles), paths_(paths), values_(paths.size()) {
+    : period_(period_cycles), paths_(paths) {
   if (period_ == 0) throw std::invalid_argument("stats sampler: period must be positive");
   for (const auto& p : paths) {
     const Stat* s = root.find(p);
@@ -221,16 +221,19 @@ Sampler::Sampler(const Group& root, uint64_t period_cycles, const std::vector<st
 }
 
 void Sampler::add_probe(std::string name, std::function<double()> probe) {
-  if (!cycles_.empty()) throw std::logic_error("stats sampler: probe '" + name + "' added after the first sample");
+  if (rows_) throw std::logic_error("stats sampler: probe '" + name + "' added after the first sample");
   paths_.push_back(std::move(name));
   probes_.push_back(std::move(probe));
-  values_.emplace_back();
 }
 
 void Sampler::record(uint64_t cycle) {
-  cycles_.push_back(cycle);
-  for (std::size_t i = 0; i < stats_.size(); ++i) values_[i].push_back(stats_[i]->scalar(View::Total));
-  for (std::size_t i = 0; i < probes_.size(); ++i) values_[stats_.size() + i].push_back(probes_[i]());
+  if (!rows_) {
+    rows_ = std::make_unique<RowLog>(paths_.size());
+    row_.resize(paths_.size());
+  }
+  for (std::size_t i = 0; i < stats_.size(); ++i) row_[i] = stats_[i]->scalar(View::Total);
+  for (std::size_t i = 0; i < probes_.size(); ++i) row_[stats_.size() + i] = probes_[i]();
+  rows_->append(cycle, row_.data());
   next_ = (cycle / period_ + 1) * period_;
 }
 
@@ -240,13 +243,31 @@ void Sampler::sample(uint64_t cycle) {
 }
 
 void Sampler::sample_now(uint64_t cycle) {
-  if (!cycles_.empty() && cycles_.back() == cycle) return;
+  if (size() && rows_->cycle(size() - 1) == cycle) return;
   record(cycle);
 }
 
+const RowLog& Sampler::rows() const {
+  static const RowLog empty(0);
+  return rows_ ? *rows_ : empty;
+}
+
+std::vector<uint64_t> Sampler::cycles() const {
+  std::vector<uint64_t> c;
+  for (std::size_t i = 0; i < size(); ++i) c.push_back(rows_->cycle(i));
+  return c;
+}
+
+std::vector<double> Sampler::values(std::size_t i) const {
+  if (i >= paths_.size()) throw std::out_of_range("stats sampler: no series " + std::to_string(i));
+  std::vector<double> v;
+  for (std::size_t r = 0; r < size(); ++r) v.push_back(rows_->value(r, i));
+  return v;
+}
+
 nlohmann::json Sampler::to_json() const {
-  nlohmann::json j = {{"period_cycles", period_}, {"cycles", cycles_}};
-  for (std::size_t i = 0; i < paths_.size(); ++i) j["series"][paths_[i]] = values_[i];
+  nlohmann::json j = {{"period_cycles", period_}, {"cycles", cycles()}};
+  for (std::size_t i = 0; i < paths_.size(); ++i) j["series"][paths_[i]] = values(i);
   return j;
 }
 

@@ -8,10 +8,13 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "core/stats/row_log.h"
 
 namespace gputlm::stats {
 
@@ -210,7 +213,8 @@ class CounterVector : public Stat {
 // loop calls sample(cycle); values are recorded when a period boundary has passed.
 // Besides statistics found by path, a series may come from a probe: a function giving a
 // cumulative value that is not one statistic (a sum over SMs, a count that includes
-// cycles a sleeping block has not accounted yet).
+// cycles a sleeping block has not accounted yet). Samples are kept in a RowLog: the
+// newest in memory, older ones in a temporary file, so memory does not grow with the run.
 class Sampler {
  public:
   Sampler(const Group& root, uint64_t period_cycles, const std::vector<std::string>& paths);
@@ -223,10 +227,14 @@ class Sampler {
   // The first cycle at which sample() records again.
   uint64_t next_sample() const { return next_; }
   uint64_t period() const { return period_; }
-  const std::vector<uint64_t>& cycles() const { return cycles_; }
+  std::size_t size() const { return rows_ ? rows_->size() : 0; }
   const std::vector<std::string>& names() const { return paths_; }
-  // The recorded values of series i (in names() order).
-  const std::vector<double>& values(std::size_t i) const { return values_.at(i); }
+  // The samples: row i holds the cycle and every series' value (in names() order). Empty
+  // (columns 0) before the first sample.
+  const RowLog& rows() const;
+  // Copies of every sample's cycle and of series i's values (small series: tests, demo).
+  std::vector<uint64_t> cycles() const;
+  std::vector<double> values(std::size_t i) const;
   nlohmann::json to_json() const;
 
  private:
@@ -235,8 +243,8 @@ class Sampler {
   std::vector<std::string> paths_;
   std::vector<const Stat*> stats_;
   std::vector<std::function<double()>> probes_;  // after stats_, in paths_ order
-  std::vector<uint64_t> cycles_;
-  std::vector<std::vector<double>> values_;
+  std::unique_ptr<RowLog> rows_;                 // created at the first sample (probes fixed)
+  std::vector<double> row_;                      // the sample being recorded
 };
 
 // Per-kernel and total statistics of a run: end_kernel() records the tree's current

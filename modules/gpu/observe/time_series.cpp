@@ -1,6 +1,9 @@
 #include "gpu/observe/time_series.h"
 
+#include <algorithm>
+#include <functional>
 #include <map>
+#include <sstream>
 
 namespace gputlm::gpu {
 
@@ -89,46 +92,90 @@ TimeSeries::TimeSeries(Gpu& gpu, uint64_t period)
 
 void TimeSeries::sample(uint64_t cycle, bool forced) {
   stall_cycle_ = cycle;
-  const std::size_t before = sampler_.cycles().size();
+  const std::size_t before = sampler_.size();
   if (forced) sampler_.sample_now(cycle);
   else sampler_.sample(cycle);
-  if (sampler_.cycles().size() == before) return;
-  std::vector<uint64_t> k;
-  for (uint32_t id = 0; id < gpu_.kernel_runs().size(); ++id) k.push_back(gpu_.kernel_thread_instructions(id));
-  kernel_instructions_.push_back(std::move(k));
+  if (sampler_.size() == before) return;
+  // Launches' instruction counts, recorded when they changed (a launch's count is 0 before
+  // its first record and stays at its last one after it); launches below settled_ are done
+  // and recorded for good.
+  const std::size_t at = sampler_.size() - 1;
+  const std::deque<KernelRun>& runs = gpu_.kernel_runs();
+  launches_.resize(runs.size());
+  for (uint32_t id = settled_; id < runs.size(); ++id) {
+    LaunchTrace& t = launches_[id];
+    const uint64_t n = gpu_.kernel_thread_instructions(id);
+    if (n != t.last_value) {
+      if (t.records == 0) t.first_record = launch_log_.size();
+      const double row[2] = {static_cast<double>(id), static_cast<double>(n)};
+      launch_log_.append(at, row);
+      t.last_value = n;
+      t.last_sample = at;
+      ++t.records;
+    }
+    if (id == settled_ && runs[id].done) ++settled_;
+  }
 }
 
 void TimeSeries::at(uint64_t cycle) { sample(cycle, false); }
 
 void TimeSeries::finish() { sample(gpu_.simulated_to(), true); }
 
-nlohmann::json TimeSeries::to_json() const {
-  const std::vector<uint64_t>& cyc = sampler_.cycles();
+namespace {
+
+// JSON arrays written value by value (nlohmann's number format), so that a long series
+// never exists as a JSON tree.
+class ArrayWriter {
+ public:
+  explicit ArrayWriter(std::ostream& out) : out_(out) { out_ << '['; }
+  ~ArrayWriter() { out_ << ']'; }
+  void add(double v) {
+    out_ << (first_ ? "" : ",") << nlohmann::json(v).dump();
+    first_ = false;
+  }
+  void add(uint64_t v) {
+    out_ << (first_ ? "" : ",") << v;
+    first_ = false;
+  }
+
+ private:
+  std::ostream& out_;
+  bool first_ = true;
+};
+
+}  // namespace
+
+void TimeSeries::write_json(std::ostream& out) const {
+  const stats::RowLog& rows = sampler_.rows();
   const std::vector<std::string>& names = sampler_.names();
-  auto column = [&](const std::string& name) -> const std::vector<double>& {
+  const std::size_t n = rows.size();
+  auto column_of = [&](const std::string& name) {
     for (std::size_t i = 0; i < names.size(); ++i)
-      if (names[i] == name) return sampler_.values(i);
+      if (names[i] == name) return i;
     throw std::logic_error("time series: no column " + name);
   };
-  auto delta = [](const std::vector<double>& v, std::size_t i) { return v[i] - v[i - 1]; };
-  auto ratio = [](double n, double d) { return d > 0 ? n / d : 0.0; };
-
-  nlohmann::json series = nlohmann::json::object();
-  nlohmann::json cycles = nlohmann::json::array();
-  std::vector<double> len;
-  for (std::size_t i = 1; i < cyc.size(); ++i) {
-    cycles.push_back(cyc[i]);
-    len.push_back(static_cast<double>(cyc[i] - cyc[i - 1]));
-  }
-  auto per_interval = [&](const std::string& key, auto value) {
-    nlohmann::json a = nlohmann::json::array();
-    for (std::size_t i = 1; i < cyc.size(); ++i) a.push_back(value(i, len[i - 1]));
-    series[key] = std::move(a);
+  auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+  // One pass over the samples per output series: value(interval i, its length, row i-1, row i).
+  std::vector<double> prev(rows.columns()), cur(rows.columns());
+  // Every series by its key, written in key order (as a JSON object dumps).
+  std::vector<std::pair<std::string, std::function<void()>>> all;
+  auto series = [&](const std::string& key, auto value) {
+    all.emplace_back(key, [&, value] {
+      ArrayWriter a(out);
+      uint64_t prev_cycle = 0, cycle = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        rows.read(i, cycle, cur.data());
+        if (i > 0) a.add(value(static_cast<double>(cycle - prev_cycle), prev, cur));
+        prev_cycle = cycle;
+        std::swap(prev, cur);
+      }
+    });
   };
-  const auto& thread = column("thread_instructions");
-  per_interval("ipc", [&](std::size_t i, double l) { return ratio(delta(thread, i), l); });
-  // Per launch: a launch's instructions before it existed count as 0. Labels repeat only
-  // in hand-made specs; then the launch id tells them apart.
+
+  const std::size_t thread = column_of("thread_instructions");
+  series("ipc", [&](double len, const auto& p, const auto& c) { return ratio(c[thread] - p[thread], len); });
+  // Per launch: 0 before its first record and after its last change. Labels repeat only in
+  // hand-made specs; then the launch id tells them apart.
   const std::deque<KernelRun>& runs = gpu_.kernel_runs();
   std::map<std::string, int> uses;
   for (const KernelRun& r : runs) ++uses[r.label];
@@ -136,35 +183,70 @@ nlohmann::json TimeSeries::to_json() const {
     const std::string& label = runs[id].label;
     const std::string key = "ipc." + (label.empty() ? "k" + std::to_string(id)
                                       : uses[label] > 1 ? label + "#" + std::to_string(id) : label);
-    auto at = [&](std::size_t i) {
-      const std::vector<uint64_t>& k = kernel_instructions_[i];
-      return id < k.size() ? static_cast<double>(k[id]) : 0.0;
-    };
-    per_interval(key, [&](std::size_t i, double l) { return ratio(at(i) - at(i - 1), l); });
+    all.emplace_back(key, [&, id] {
+      ArrayWriter a(out);
+      const LaunchTrace t = id < launches_.size() ? launches_[id] : LaunchTrace{};
+      // Walk the launch log from the launch's first record: records are in sample order.
+      std::size_t next = t.first_record, seen = 0;
+      double count = 0, before = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        while (seen < t.records) {
+          uint64_t sample;
+          double rec[2];
+          launch_log_.read(next, sample, rec);
+          if (sample > i) break;
+          ++next;
+          if (static_cast<uint32_t>(rec[0]) != id) continue;
+          count = rec[1];
+          ++seen;
+        }
+        if (i > 0) a.add(ratio(count - before, static_cast<double>(rows.cycle(i) - rows.cycle(i - 1))));
+        before = count;
+      }
+    });
   }
-  const auto &l1_loads = column("l1d_loads"), &l1_hits = column("l1d_load_hits");
-  per_interval("l1d_hit_rate", [&](std::size_t i, double) { return ratio(delta(l1_hits, i), delta(l1_loads, i)); });
-  const auto &l2_loads = column("l2_loads"), &l2_hits = column("l2_load_hits");
-  per_interval("l2_hit_rate", [&](std::size_t i, double) { return ratio(delta(l2_hits, i), delta(l2_loads, i)); });
-  const auto& dram = column("dram_requests");
+  const std::size_t l1_loads = column_of("l1d_loads"), l1_hits = column_of("l1d_load_hits");
+  series("l1d_hit_rate", [&](double, const auto& p, const auto& c) {
+    return ratio(c[l1_hits] - p[l1_hits], c[l1_loads] - p[l1_loads]);
+  });
+  const std::size_t l2_loads = column_of("l2_loads"), l2_hits = column_of("l2_load_hits");
+  series("l2_hit_rate", [&](double, const auto& p, const auto& c) {
+    return ratio(c[l2_hits] - p[l2_hits], c[l2_loads] - p[l2_loads]);
+  });
+  const std::size_t dram = column_of("dram_requests");
   const double line = gpu_.config().l2.bank.line_size;  // each DRAM request moves one L2 line
-  per_interval("dram_bytes_per_cycle", [&](std::size_t i, double l) { return ratio(delta(dram, i) * line, l); });
+  series("dram_bytes_per_cycle",
+         [&](double len, const auto& p, const auto& c) { return ratio((c[dram] - p[dram]) * line, len); });
   // Stall classes: the share of the interval's scheduler-cycles (all SMs) in that class.
   const double scheds = static_cast<double>(schedulers_);
-  for (const char* c : kElfNames) {
-    const auto& v = column(std::string("stall.") + c);
-    per_interval(std::string("stall.") + c, [&](std::size_t i, double l) { return ratio(delta(v, i), l * scheds); });
-  }
-  for (const char* c : kKawsNames) {
-    const auto& v = column(std::string("stall_kaws.") + c);
-    per_interval(std::string("stall_kaws.") + c,
-                 [&](std::size_t i, double l) { return ratio(delta(v, i), l * scheds); });
-  }
+  auto stall = [&](const std::string& key) {
+    const std::size_t k = column_of(key);
+    series(key, [&, k](double len, const auto& p, const auto& c) { return ratio(c[k] - p[k], len * scheds); });
+  };
+  for (const char* c : kElfNames) stall(std::string("stall.") + c);
+  for (const char* c : kKawsNames) stall(std::string("stall_kaws.") + c);
   if (gpu_.cta_scheduler().limits_ctas()) {
-    const auto& n = column("dyncta_n");
-    per_interval("dyncta_n", [&](std::size_t i, double) { return n[i]; });
+    const std::size_t k = column_of("dyncta_n");
+    series("dyncta_n", [k](double, const auto&, const auto& c) { return c[k]; });
   }
-  return {{"period", sampler_.period()}, {"cycle", cycles}, {"series", series}};
+  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  out << "{\"cycle\": ";
+  {
+    ArrayWriter a(out);
+    for (std::size_t i = 1; i < n; ++i) a.add(rows.cycle(i));
+  }
+  out << ", \"period\": " << sampler_.period() << ", \"series\": {";
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    out << (k ? ",\n  " : "\n  ") << nlohmann::json(all[k].first).dump() << ": ";
+    all[k].second();
+  }
+  out << "\n}}";
+}
+
+nlohmann::json TimeSeries::to_json() const {
+  std::ostringstream s;
+  write_json(s);
+  return nlohmann::json::parse(s.str());
 }
 
 }  // namespace gputlm::gpu

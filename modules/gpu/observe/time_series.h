@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ class TimeSeries : public RunObserverIF {
   void at(uint64_t cycle) override;
   // The last, partial interval: up to the end of what has been simulated.
   void finish();
+  // The JSON above, written as it is read back from the samples (a long series is never
+  // a JSON tree in memory); to_json() parses it (small series: tests, the demo).
+  void write_json(std::ostream& out) const;
   nlohmann::json to_json() const;
 
  private:
@@ -46,7 +50,16 @@ class TimeSeries : public RunObserverIF {
   stats::Sampler sampler_;
   uint64_t stall_cycle_ = 0;  // the cycle the stall probes count up to
   std::vector<uint64_t> elf_, kaws_;
-  std::vector<std::vector<uint64_t>> kernel_instructions_;  // per sample: per kernel id so far
+  // Launches' thread instructions: a record (sample index; launch id, count) in
+  // launch_log_ whenever a launch's count changed since the previous sample, and per
+  // launch where its records start (memory O(launches), not O(samples x launches)).
+  struct LaunchTrace {
+    uint64_t last_value = 0;
+    std::size_t first_record = 0, records = 0, last_sample = 0;
+  };
+  stats::RowLog launch_log_{2};
+  std::vector<LaunchTrace> launches_;
+  uint32_t settled_ = 0;  // launches below are done and their last count recorded
 };
 
 }  // namespace gputlm::gpu
