@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <system_error>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -12,8 +13,11 @@ namespace fs = std::filesystem;
 
 namespace {
 nlohmann::json parse_file(const std::string& path) {
-  // Found by fuzzing: a folder opens as a stream and fails only when read.
-  if (std::filesystem::is_directory(path)) throw ConfigError(path + ": is a folder, not a config file");
+  // Found by fuzzing: a folder opens as a stream and fails only when read; a name the
+  // file system refuses (too long, a loop of links) made is_directory() throw.
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw ConfigError(path + ": is a folder, not a config file");
+  if (ec && ec != std::errc::no_such_file_or_directory) throw ConfigError(path + ": " + ec.message());
   std::ifstream in(path);
   if (!in) throw ConfigError(path + ": cannot open config file");
   try {

@@ -10,6 +10,7 @@
 #include <iomanip>
 #include <sstream>
 #include <set>
+#include <system_error>
 
 namespace gputlm::study {
 
@@ -17,13 +18,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A regular file; false also for a name the file system refuses (too long, a loop of
+// links), where the throwing overload would escape as a filesystem_error (fuzzing).
+bool is_file(const std::string& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
 const char* const kBuiltinMetrics[] = {"cycles", "ipc", "warp_ipc", "warp_instructions", "thread_instructions",
                                        "host_seconds"};
 
 std::string resolve(const std::string& study_file, const std::string& p) {
   fs::path path(p);
   if (path.is_relative()) path = fs::path(study_file).parent_path() / path;
-  return fs::weakly_canonical(path).string();
+  std::error_code ec;  // a name the file system refuses stays as written (is_file() says no)
+  const fs::path canonical = fs::weakly_canonical(path, ec);
+  return (ec ? path.lexically_normal() : canonical).string();
 }
 
 bool valid_name(const std::string& s, const char* extra = "") {
@@ -55,7 +65,7 @@ void read_sweep(Reader& r, StudySpec& s, std::set<std::string>& names) {
   std::string config = s.config;
   if (r.has("config")) {
     config = resolve(s.file, r.str("config"));
-    if (!fs::is_regular_file(config)) r.fail("config file '" + config + "' not found", "config");
+    if (!is_file(config)) r.fail("config file '" + config + "' not found", "config");
   }
   r.done();
   for (const auto& v : vals) {
@@ -280,7 +290,7 @@ StudySpec read_study(const std::string& path) {
   if (!valid_name(s.name)) r.fail("must be letters, digits, _ - . +", "name");
   s.description = r.str("description", "");
   s.config = resolve(s.file, r.str("config"));
-  if (!fs::is_regular_file(s.config)) r.fail("config file '" + s.config + "' not found", "config");
+  if (!is_file(s.config)) r.fail("config file '" + s.config + "' not found", "config");
 
   std::set<std::string> names;
   if (r.has("variants")) {
@@ -293,7 +303,7 @@ StudySpec read_study(const std::string& path) {
       if (!valid_name(v.name)) vr.fail("must be letters, digits, _ - . +", "name");
       if (!names.insert(v.name).second) vr.fail("variant '" + v.name + "' is defined twice", "name");
       v.config = vr.has("config") ? resolve(s.file, vr.str("config")) : s.config;
-      if (!fs::is_regular_file(v.config)) vr.fail("config file '" + v.config + "' not found", "config");
+      if (!is_file(v.config)) vr.fail("config file '" + v.config + "' not found", "config");
       v.overrides = vr.strings("overrides");
       for (const std::string& o : v.overrides) check_override(vr, "overrides", o);
       vr.done();
@@ -504,7 +514,7 @@ StudySpec read_study(const std::string& path) {
   s.memory_limit_mb = static_cast<uint64_t>(memory_limit);
   if (r.has("discussion")) {
     s.discussion = resolve(s.file, r.str("discussion"));
-    if (!fs::is_regular_file(s.discussion)) r.fail("file '" + s.discussion + "' not found", "discussion");
+    if (!is_file(s.discussion)) r.fail("file '" + s.discussion + "' not found", "discussion");
   }
 
   if (r.has("reference")) {
