@@ -115,6 +115,12 @@ void ConfigSource::apply_override(const std::string& assignment) {
     std::optional<std::size_t> index;
   };
   std::vector<Step> steps;
+  // Found by fuzzing: an index of more digits than an unsigned long holds threw
+  // out_of_range from stoul. No list is that long: more than 9 digits is an error here.
+  auto index_of = [&](const std::string& digits) -> std::size_t {
+    if (digits.size() > 9) throw ConfigError(origin + ": index " + digits + " out of range in key '" + key + "'");
+    return std::stoul(digits);
+  };
   std::stringstream ss(key);
   std::string part;
   while (std::getline(ss, part, '.')) {
@@ -127,7 +133,7 @@ void ConfigSource::apply_override(const std::string& assignment) {
       const std::string digits = part[b] == '[' && close != std::string::npos ? part.substr(b + 1, close - b - 1) : "";
       if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
         throw ConfigError(origin + ": malformed index in key '" + key + "' (expected NAME[i], e.g. sm_groups[1])");
-      steps.push_back({"", std::stoul(digits)});
+      steps.push_back({"", index_of(digits)});
       b = close + 1;
     }
   }
@@ -139,7 +145,7 @@ void ConfigSource::apply_override(const std::string& assignment) {
     if (node->is_array()) {
       if (!step.index) {
         if (!step.name.empty() && step.name.find_first_not_of("0123456789") == std::string::npos) {
-          step.index = std::stoul(step.name);
+          step.index = index_of(step.name);
         } else {
           std::string kinds;
           for (std::size_t e = 0; e < node->size() && !step.index; ++e) {
