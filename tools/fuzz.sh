@@ -5,7 +5,8 @@
 # The run starts from the committed corpus tests/fuzz/corpus/TARGET (for ptx also every
 # committed .ptx) and grows BUILD_DIR/fuzz-corpus/TARGET; a finding is written to
 # BUILD_DIR/fuzz-artifacts/TARGET/ and makes the exit status non-zero. --merge keeps the
-# inputs of the grown corpus that add coverage to the committed one (libFuzzer -merge=1),
+# inputs of the grown corpus that add coverage to the committed one (libFuzzer
+# -set_cover_merge=1: a near-minimal set covering the same features),
 # which CI replays (label fuzz). Figures and policy: docs/testing.md, "Fuzzing".
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,7 +29,7 @@ mkdir -p "$grown" "$artifacts" "$committed"
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 if [ "$mode" = "--merge" ]; then
-  "$bin" -merge=1 -timeout=10 -rss_limit_mb=2048 "$committed" "$grown"
+  "$bin" -set_cover_merge=1 -timeout=10 -rss_limit_mb=2048 "$committed" "$grown"
   exit 0
 fi
 seeds=("$committed")
