@@ -171,7 +171,6 @@ TEST_CASE("soc a host sleeping past max_time_ms is reported, not waited for", "[
   SocConfig cfg = test_config();
   cfg.max_time_ms = 0.2;
   SocPlatform top("soc", cfg);
-  std::map<std::string, uint64_t> seen;
   try {
     top.run([&](HostCpu& cpu) { cpu.wait_irq(sc_core::sc_time(1, sc_core::SC_SEC)); });
     FAIL("run returned");

@@ -110,7 +110,6 @@ void TimeSeries::sample(uint64_t cycle, bool forced) {
       const double row[2] = {static_cast<double>(id), static_cast<double>(n)};
       launch_log_.append(at, row);
       t.last_value = n;
-      t.last_sample = at;
       ++t.records;
     }
     if (id == settled_ && runs[id].done) ++settled_;

@@ -55,7 +55,7 @@ class TimeSeries : public RunObserverIF {
   // launch where its records start (memory O(launches), not O(samples x launches)).
   struct LaunchTrace {
     uint64_t last_value = 0;
-    std::size_t first_record = 0, records = 0, last_sample = 0;
+    std::size_t first_record = 0, records = 0;
   };
   stats::RowLog launch_log_{2};
   std::vector<LaunchTrace> launches_;
