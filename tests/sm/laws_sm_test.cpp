@@ -20,11 +20,6 @@ SmConfig laws_sm(const std::string& policy) {
   return cfg;
 }
 
-double stat(SmHarness& tb, const std::string& path) {
-  const stats::Stat* s = tb.root.find(path);
-  if (s == nullptr) FAIL("no statistic " << path);
-  return s->scalar(stats::View::Total);
-}
 }  // namespace
 
 TEST_CASE("laws in a whole SM: the score sees every L1D load class and results verify", "[sm][laws]") {
@@ -42,25 +37,25 @@ TEST_CASE("laws in a whole SM: the score sees every L1D load class and results v
     if (std::string(ours) == "intra") intra = fed[ours].get<double>();
   }
   CHECK(intra > 0);
-  CHECK(stat(tb, "sm0.laws.cycles") == stat(tb, "sm0.cycles"));
-  CHECK(stat(tb, "sm0.laws.gtlr_cycles") <= stat(tb, "sm0.laws.cycles"));
+  CHECK(tb.stat("sm0.laws.cycles") == tb.stat("sm0.cycles"));
+  CHECK(tb.stat("sm0.laws.gtlr_cycles") <= tb.stat("sm0.laws.cycles"));
   CHECK(tb.root.find("sm0.laws.decisions") == nullptr);  // no throttling unit under laws
 }
 
 TEST_CASE("laws_th in a whole SM: MSHR-full events throttle the warps and results verify", "[sm][laws]") {
   SmHarness tb("tb", laws_sm("laws_th"));
   run_reuse_kernel(tb, 32, 8, 4, 5, 1);
-  CHECK(stat(tb, "sm0.laws.mshr_full_events") > 0);
-  CHECK(stat(tb, "sm0.laws.decisions") > 0);
-  CHECK(stat(tb, "sm0.laws.decisions") == stat(tb, "sm0.laws.by_intra") + stat(tb, "sm0.laws.by_stable") +
-                                               stat(tb, "sm0.laws.by_divergence") + stat(tb, "sm0.laws.released"));
-  CHECK(stat(tb, "sm0.laws.throttled_cycles") > 0);
-  CHECK(stat(tb, "sm0.laws.divergence_cycles") <= stat(tb, "sm0.laws.throttled_cycles"));
+  CHECK(tb.stat("sm0.laws.mshr_full_events") > 0);
+  CHECK(tb.stat("sm0.laws.decisions") > 0);
+  CHECK(tb.stat("sm0.laws.decisions") == tb.stat("sm0.laws.by_intra") + tb.stat("sm0.laws.by_stable") +
+                                               tb.stat("sm0.laws.by_divergence") + tb.stat("sm0.laws.released"));
+  CHECK(tb.stat("sm0.laws.throttled_cycles") > 0);
+  CHECK(tb.stat("sm0.laws.divergence_cycles") <= tb.stat("sm0.laws.throttled_cycles"));
   const auto j = tb.root.to_json()["sm0"]["laws"]["limit_cycles"];
   double sum = 0;
   for (auto it = j.begin(); it != j.end(); ++it) sum += it.value().get<double>();
-  CHECK(sum == stat(tb, "sm0.laws.cycles"));
-  CHECK(stat(tb, "sm0.laws.cycles") - j["none"].get<double>() == stat(tb, "sm0.laws.throttled_cycles"));
+  CHECK(sum == tb.stat("sm0.laws.cycles"));
+  CHECK(tb.stat("sm0.laws.cycles") - j["none"].get<double>() == tb.stat("sm0.laws.throttled_cycles"));
 }
 
 TEST_CASE("laws_th release hold_expiry in a whole SM: limits lift after a quiet hold and results verify",
@@ -70,14 +65,14 @@ TEST_CASE("laws_th release hold_expiry in a whole SM: limits lift after a quiet 
   cfg.scheduler.laws.hold_cycles = 100;
   SmHarness tb("tb", cfg);
   run_reuse_kernel(tb, 32, 8, 4, 5, 1);
-  CHECK(stat(tb, "sm0.laws.decisions") > 0);
-  CHECK(stat(tb, "sm0.laws.expired") > 0);
+  CHECK(tb.stat("sm0.laws.decisions") > 0);
+  CHECK(tb.stat("sm0.laws.expired") > 0);
   const auto j = tb.root.to_json()["sm0"]["laws"]["limit_cycles"];
   double sum = 0;
   for (auto it = j.begin(); it != j.end(); ++it) sum += it.value().get<double>();
-  CHECK(sum == stat(tb, "sm0.laws.cycles"));
-  CHECK(stat(tb, "sm0.laws.cycles") == stat(tb, "sm0.cycles"));
-  CHECK(stat(tb, "sm0.laws.throttled_cycles") < stat(tb, "sm0.laws.cycles"));
+  CHECK(sum == tb.stat("sm0.laws.cycles"));
+  CHECK(tb.stat("sm0.laws.cycles") == tb.stat("sm0.cycles"));
+  CHECK(tb.stat("sm0.laws.throttled_cycles") < tb.stat("sm0.laws.cycles"));
 }
 
 TEST_CASE("laws adds no statistics and no hooks under other policies", "[sm][laws]") {

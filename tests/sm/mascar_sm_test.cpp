@@ -25,13 +25,7 @@ SmConfig mascar_sm(const std::string& policy, const std::string& queue) {
 }
 
 // `warps` warps in one CTA, each reading its `lines` lines `reps` times; outputs checked.
-void run_reuse(SmHarness& tb, uint32_t warps, int lines, int reps) { run_reuse_kernel(tb, warps, lines, reps, 5, 1); }
-
-double stat(SmHarness& tb, const std::string& path) {
-  const stats::Stat* s = tb.root.find(path);
-  if (s == nullptr) FAIL("no statistic " << path);
-  return s->scalar(stats::View::Total);
-}
+void run_mascar_reuse(SmHarness& tb, uint32_t warps, int lines, int reps) { run_reuse_kernel(tb, warps, lines, reps, 5, 1); }
 
 // Records what MascarState reads each cycle (the flag and, for the same cycle, the L1D's
 // MSHR occupancy and the mode decided from it) and forwards everything to the SM.
@@ -70,7 +64,7 @@ TEST_CASE("mascar in a whole SM: MP mode exactly while the L1D has at most almos
   MascarState& state = *tb.sm.core().mascar();
   RecordingMemory rec(tb.sm, state);
   state.set_memory(&rec);
-  run_reuse(tb, 8, 4, 4);
+  run_mascar_reuse(tb, 8, 4, 4);
   REQUIRE(!rec.cycles.empty());
   uint64_t mp = 0;
   for (std::size_t i = 0; i < rec.cycles.size(); ++i) {
@@ -82,35 +76,35 @@ TEST_CASE("mascar in a whole SM: MP mode exactly while the L1D has at most almos
   }
   CHECK(mp > 0);
   CHECK(mp < rec.cycles.size());
-  CHECK(stat(tb, "sm0.mascar.ep_to_mp") > 0);
-  CHECK(stat(tb, "sm0.mascar.mp_cycles") + stat(tb, "sm0.mascar.ep_cycles") == stat(tb, "sm0.cycles"));
-  CHECK(stat(tb, "sm0.mascar.owner_acquisitions") > 0);
-  CHECK(stat(tb, "sm0.mascar.lsu_stall_cycles") <= stat(tb, "sm0.cycles"));
+  CHECK(tb.stat("sm0.mascar.ep_to_mp") > 0);
+  CHECK(tb.stat("sm0.mascar.mp_cycles") + tb.stat("sm0.mascar.ep_cycles") == tb.stat("sm0.cycles"));
+  CHECK(tb.stat("sm0.mascar.owner_acquisitions") > 0);
+  CHECK(tb.stat("sm0.mascar.lsu_stall_cycles") <= tb.stat("sm0.cycles"));
 }
 
 TEST_CASE("mascar with car in a whole SM: non-owner misses are NACKed and recycled and results verify", "[sm][mascar]") {
   SmHarness tb("tb", mascar_sm("mascar", "car"));
-  run_reuse(tb, 8, 4, 4);
+  run_mascar_reuse(tb, 8, 4, 4);
   const auto l1d = tb.root.to_json()["sm0"]["l1d"];
   const double l1d_nacks = l1d["read_outcomes"]["nack"].get<double>() + l1d["write_outcomes"]["nack"].get<double>();
   CHECK(l1d_nacks > 0);
-  CHECK(stat(tb, "sm0.lsu.car.recycled_nacked") + stat(tb, "sm0.lsu.car.enqueued_nacked") == l1d_nacks);
-  CHECK(stat(tb, "sm0.lsu.car.enqueued") > 0);
-  CHECK(stat(tb, "sm0.lsu.car.services") - stat(tb, "sm0.lsu.car.recycled") == stat(tb, "sm0.lsu.car.enqueued"));
-  CHECK(stat(tb, "sm0.mascar.mp_cycles") > 0);
-  CHECK(stat(tb, "sm0.mascar.owner_changes") ==
-        stat(tb, "sm0.mascar.owner_acquisitions") + stat(tb, "sm0.mascar.owner_handovers"));
+  CHECK(tb.stat("sm0.lsu.car.recycled_nacked") + tb.stat("sm0.lsu.car.enqueued_nacked") == l1d_nacks);
+  CHECK(tb.stat("sm0.lsu.car.enqueued") > 0);
+  CHECK(tb.stat("sm0.lsu.car.services") - tb.stat("sm0.lsu.car.recycled") == tb.stat("sm0.lsu.car.enqueued"));
+  CHECK(tb.stat("sm0.mascar.mp_cycles") > 0);
+  CHECK(tb.stat("sm0.mascar.owner_changes") ==
+        tb.stat("sm0.mascar.owner_acquisitions") + tb.stat("sm0.mascar.owner_handovers"));
   CHECK(tb.sm.lsu().reexec_queue().occupancy() == 0);
   // The LSU's own count of saturation stalls (kept head or full queue) is Mascar's.
-  CHECK(stat(tb, "sm0.lsu.saturation_stall_cycles") == stat(tb, "sm0.mascar.lsu_stall_cycles"));
+  CHECK(tb.stat("sm0.lsu.saturation_stall_cycles") == tb.stat("sm0.mascar.lsu_stall_cycles"));
 }
 
 TEST_CASE("car without mascar scheduling in a whole SM: refused requests are queued and results verify", "[sm][mascar]") {
   SmHarness tb("tb", mascar_sm("gto", "car"));
-  run_reuse(tb, 8, 4, 4);
-  CHECK(stat(tb, "sm0.lsu.car.enqueued") > 0);
-  CHECK(stat(tb, "sm0.lsu.car.enqueued_nacked") == 0);  // no owner: no NACK
-  CHECK(stat(tb, "sm0.lsu.reservation_fails") > 0);
+  run_mascar_reuse(tb, 8, 4, 4);
+  CHECK(tb.stat("sm0.lsu.car.enqueued") > 0);
+  CHECK(tb.stat("sm0.lsu.car.enqueued_nacked") == 0);  // no owner: no NACK
+  CHECK(tb.stat("sm0.lsu.reservation_fails") > 0);
   CHECK(tb.root.find("sm0.mascar.cycles") == nullptr);
 }
 
@@ -122,35 +116,35 @@ TEST_CASE("car with warp_hold lsu: a warp's next memory instruction waits in the
   cfg.lsu.reexec_queue.warp_hold = "lsu";
   SmHarness tb("tb", cfg);
   run_reuse_kernel(tb, 32, 4, 4, 5, 1);
-  CHECK(stat(tb, "sm0.lsu.warp_hold_cycles") > 0);
-  CHECK(stat(tb, "sm0.lsu.car.held") == 0);
-  CHECK(stat(tb, "sm0.lsu.car.enqueued") > 0);
-  CHECK(stat(tb, "sm0.lsu.car.services") - stat(tb, "sm0.lsu.car.recycled") == stat(tb, "sm0.lsu.car.enqueued"));
-  CHECK(stat(tb, "sm0.lsu.warp_hold_cycles") <= stat(tb, "sm0.lsu.saturation_stall_cycles"));
-  CHECK(stat(tb, "sm0.lsu.saturation_stall_cycles") == stat(tb, "sm0.mascar.lsu_stall_cycles"));
+  CHECK(tb.stat("sm0.lsu.warp_hold_cycles") > 0);
+  CHECK(tb.stat("sm0.lsu.car.held") == 0);
+  CHECK(tb.stat("sm0.lsu.car.enqueued") > 0);
+  CHECK(tb.stat("sm0.lsu.car.services") - tb.stat("sm0.lsu.car.recycled") == tb.stat("sm0.lsu.car.enqueued"));
+  CHECK(tb.stat("sm0.lsu.warp_hold_cycles") <= tb.stat("sm0.lsu.saturation_stall_cycles"));
+  CHECK(tb.stat("sm0.lsu.saturation_stall_cycles") == tb.stat("sm0.mascar.lsu_stall_cycles"));
   CHECK(tb.sm.lsu().reexec_queue().occupancy() == 0);
 }
 
 TEST_CASE("car with warp_hold issue (default) has no LSU hold counter", "[sm][mascar]") {
   SmHarness tb("tb", mascar_sm("gto", "car"));
-  run_reuse(tb, 8, 4, 4);
-  CHECK(stat(tb, "sm0.lsu.car.enqueued") > 0);
+  run_mascar_reuse(tb, 8, 4, 4);
+  CHECK(tb.stat("sm0.lsu.car.enqueued") > 0);
   CHECK(tb.root.find("sm0.lsu.warp_hold_cycles") == nullptr);
 }
 
 TEST_CASE("mascar counts LSU saturation stalls as the LSU does and stranded hits among them", "[sm][mascar]") {
   SmHarness tb("tb", mascar_sm("mascar", "none"));
-  run_reuse(tb, 8, 4, 6);
-  CHECK(stat(tb, "sm0.mascar.lsu_stall_cycles") > 0);
+  run_mascar_reuse(tb, 8, 4, 6);
+  CHECK(tb.stat("sm0.mascar.lsu_stall_cycles") > 0);
   // Without a queue, a saturation stall is a cycle the LSU kept a refused head request.
-  CHECK(stat(tb, "sm0.mascar.lsu_stall_cycles") == stat(tb, "sm0.lsu.lsu_sat_stall_cycles"));
-  CHECK(stat(tb, "sm0.mascar.lsu_stall_cycles") == stat(tb, "sm0.lsu.saturation_stall_cycles"));
-  CHECK(stat(tb, "sm0.mascar.stranded_hit_cycles") <= stat(tb, "sm0.mascar.lsu_stall_cycles"));
+  CHECK(tb.stat("sm0.mascar.lsu_stall_cycles") == tb.stat("sm0.lsu.lsu_sat_stall_cycles"));
+  CHECK(tb.stat("sm0.mascar.lsu_stall_cycles") == tb.stat("sm0.lsu.saturation_stall_cycles"));
+  CHECK(tb.stat("sm0.mascar.stranded_hit_cycles") <= tb.stat("sm0.mascar.lsu_stall_cycles"));
 }
 
 TEST_CASE("mascar and car add no statistics and no hooks under other policies", "[sm][mascar]") {
   SmHarness tb("tb", mascar_sm("gto", "none"));
-  run_reuse(tb, 4, 2, 2);
+  run_mascar_reuse(tb, 4, 2, 2);
   CHECK(tb.sm.core().mascar() == nullptr);
   CHECK(tb.root.find("sm0.mascar.cycles") == nullptr);
   CHECK(tb.root.find("sm0.lsu.car.enqueued") == nullptr);
@@ -165,8 +159,8 @@ TEST_CASE("mascar schedulers that repeat unchanged decisions issue exactly as sc
   SmHarness repeat("repeat", mascar_sm("mascar", "none")), every("every", mascar_sm("mascar", "none"));
   for (uint32_t s = 0; s < 2; ++s)
     every.sm.core().scheduler(s).set_issue_filter([](uint32_t, const isa::Instruction&) { return true; });
-  run_reuse(repeat, 8, 4, 4);
-  run_reuse(every, 8, 4, 4);
+  run_mascar_reuse(repeat, 8, 4, 4);
+  run_mascar_reuse(every, 8, 4, 4);
   REQUIRE(repeat.issued.size() == every.issued.size());
   const uint64_t a0 = repeat.issued.front().cycle, b0 = every.issued.front().cycle;
   std::size_t same = 0;
@@ -174,7 +168,7 @@ TEST_CASE("mascar schedulers that repeat unchanged decisions issue exactly as sc
     same += repeat.issued[i].cycle - a0 == every.issued[i].cycle - b0 && repeat.issued[i].warp == every.issued[i].warp &&
             repeat.issued[i].pc == every.issued[i].pc;
   CHECK(same == repeat.issued.size());
-  CHECK(stat(repeat, "sm0.mascar.mp_cycles") > 0);
+  CHECK(repeat.stat("sm0.mascar.mp_cycles") > 0);
   CHECK(repeat.root.to_json()["sm0"].dump() == every.root.to_json()["sm0"].dump());
 }
 
@@ -195,8 +189,8 @@ TEST_CASE("mascar with car: repeated decisions count the same stall classes as d
   run_reuse_kernel(repeat, 32, 4, 4, 5, 1);
   run_reuse_kernel(every, 32, 4, 4, 5, 1);
   REQUIRE(repeat.issued.size() == every.issued.size());
-  CHECK(stat(repeat, "sm0.lsu.car.recycled") > 0);
-  CHECK(stat(repeat, "sm0.mascar.mp_cycles") > 0);
+  CHECK(repeat.stat("sm0.lsu.car.recycled") > 0);
+  CHECK(repeat.stat("sm0.mascar.mp_cycles") > 0);
   CHECK(repeat.root.to_json()["sm0"].dump() == every.root.to_json()["sm0"].dump());
 }
 
@@ -224,10 +218,10 @@ TEST_CASE("mascar stranded-hit cycles are the same when probes are reused while 
   SmHarness reuse("reuse", mascar_sm("mascar", "none")), always("always", mascar_sm("mascar", "none"));
   AlwaysProbe side(always.sm);
   always.sm.core().mascar()->set_memory(&side);
-  run_reuse(reuse, 16, 4, 4);  // 64 lines: they fit in the 16 KB L1D, and the warps' later loads hit
-  run_reuse(always, 16, 4, 4);
+  run_mascar_reuse(reuse, 16, 4, 4);  // 64 lines: they fit in the 16 KB L1D, and the warps' later loads hit
+  run_mascar_reuse(always, 16, 4, 4);
   CHECK(side.reads > 0);
-  CHECK(stat(reuse, "sm0.mascar.stranded_hit_cycles") > 0);
-  CHECK(stat(reuse, "sm0.mascar.stranded_hit_cycles") == stat(always, "sm0.mascar.stranded_hit_cycles"));
+  CHECK(reuse.stat("sm0.mascar.stranded_hit_cycles") > 0);
+  CHECK(reuse.stat("sm0.mascar.stranded_hit_cycles") == always.stat("sm0.mascar.stranded_hit_cycles"));
   CHECK(reuse.root.to_json()["sm0"].dump() == always.root.to_json()["sm0"].dump());
 }

@@ -65,7 +65,7 @@ Order order_of(SchedulerPolicyIF& p, const WarpTable& t, uint32_t id = 0, uint32
   return o;
 }
 
-isa::Instruction alu() { return isa::Instruction{}; }
+isa::Instruction alu_instruction() { return isa::Instruction{}; }
 }  // namespace
 
 TEST_CASE("owl: CTAs join the youngest group until it holds group_warps warps of one kernel", "[sm][owl]") {
@@ -116,9 +116,9 @@ TEST_CASE("owl locality: the oldest group leads and regains priority as soon as 
   CHECK(order_of(*p, t) == Order{0, 1, 2, 3, 4, 5});
   // Group 0 stalls: the scheduler's walk issues warp 2 of group 1. Group 0 stays first
   // (inner lrr continues after warp 2 inside every group).
-  p->issued(2, alu());
+  p->issued(2, alu_instruction());
   CHECK(order_of(*p, t) == Order{0, 1, 3, 2, 4, 5});
-  p->issued(0, alu());  // group 0 ready again: it issues
+  p->issued(0, alu_instruction());  // group 0 ready again: it issues
   CHECK(order_of(*p, t) == Order{1, 0, 2, 3, 4, 5});
   CHECK(s.stats()->other_issues.value() == 1);
   CHECK(s.stats()->prioritized_issues.value() == 1);
@@ -144,11 +144,11 @@ TEST_CASE("owl cta_aware: the active group leads and the next group in round rob
   place(t, 2, 2);
   auto p = make_owl(s, t);
   CHECK(order_of(*p, t) == Order{0, 1, 2, 3, 4, 5});
-  p->issued(2, alu());  // group 0 stalled, group 1 issued: group 1 is active
+  p->issued(2, alu_instruction());  // group 0 stalled, group 1 issued: group 1 is active
   CHECK(order_of(*p, t) == Order{3, 2, 4, 5, 0, 1});
-  p->issued(5, alu());  // group 1 stalled: group 2, then group 0 (wrapping)
+  p->issued(5, alu_instruction());  // group 1 stalled: group 2, then group 0 (wrapping)
   CHECK(order_of(*p, t) == Order{4, 5, 0, 1, 2, 3});
-  p->issued(0, alu());
+  p->issued(0, alu_instruction());
   CHECK(order_of(*p, t) == Order{1, 0, 2, 3, 4, 5});
   CHECK(s.stats()->other_issues.value() == 3);
   // The active group finishes: the group after it leads.
@@ -166,7 +166,7 @@ TEST_CASE("owl: the schedulers of an SM share the groups and lead with the same 
   auto s1 = make_owl(s, t);
   CHECK(order_of(*s0, t, 0, 2) == Order{0, 2, 4, 6});
   CHECK(order_of(*s1, t, 1, 2) == Order{1, 3, 5, 7});
-  s0->issued(4, alu());
+  s0->issued(4, alu_instruction());
   CHECK(order_of(*s0, t, 0, 2) == Order{0, 2, 6, 4});
   CHECK(order_of(*s1, t, 1, 2) == Order{1, 3, 5, 7});
   CHECK(s.groups_formed() == 2);

@@ -71,11 +71,6 @@ std::vector<uint64_t> gaps_after(const std::vector<Issue>& w0, uint32_t index) {
   return g;
 }
 
-double stat(SmHarness& tb, const std::string& path) {
-  const auto* s = tb.root.find(path);
-  REQUIRE(s != nullptr);
-  return s->scalar(stats::View::Total);
-}
 }  // namespace
 
 TEST_CASE("sm branch: predictor none models no control hazard and adds no statistics", "[sm][branch]") {
@@ -105,12 +100,12 @@ TEST_CASE("sm branch: static BTFN waits exactly until a mispredicted uniform bra
   REQUIRE(gaps_after(w0, 16).size() == 1);
   CHECK(gaps_after(w0, 16)[0] < kResolved);
   // Accuracy counts the non-divergent conditional branches only.
-  CHECK(stat(tb, "sm0.branch.conditional") == 5);
-  CHECK(stat(tb, "sm0.branch.divergent") == 1);
-  CHECK(stat(tb, "sm0.branch.nondivergent") == 4);
-  CHECK(stat(tb, "sm0.branch.correct") == 2);
-  CHECK(stat(tb, "sm0.branch.mispredicted") == 2);
-  CHECK(stat(tb, "sm0.branch.waits") == 2);
+  CHECK(tb.stat("sm0.branch.conditional") == 5);
+  CHECK(tb.stat("sm0.branch.divergent") == 1);
+  CHECK(tb.stat("sm0.branch.nondivergent") == 4);
+  CHECK(tb.stat("sm0.branch.correct") == 2);
+  CHECK(tb.stat("sm0.branch.mispredicted") == 2);
+  CHECK(tb.stat("sm0.branch.waits") == 2);
   CHECK(tb.sm.idle());
 }
 
@@ -125,8 +120,8 @@ TEST_CASE("sm branch: without prediction every conditional branch waits and unco
   CHECK(gaps_after(w0, 16)[0] < kResolved);
   for (const Issue& i : w0)
     if (i.index != 8 && i.index != 10 && i.index != 14) CHECK(i.next_cycle - i.cycle < kResolved);
-  CHECK(stat(tb, "sm0.branch.conditional") == 5);
-  CHECK(stat(tb, "sm0.branch.waits") == 5);
+  CHECK(tb.stat("sm0.branch.conditional") == 5);
+  CHECK(tb.stat("sm0.branch.waits") == 5);
   CHECK(tb.root.find("sm0.branch.correct") == nullptr);  // nothing is predicted
 }
 
@@ -143,9 +138,9 @@ TEST_CASE("sm branch: a divergent branch never waits whatever the prediction", "
     const auto w0 = run_branch_kinds(tb);
     REQUIRE(gaps_after(w0, 14).size() == 1);
     CHECK(gaps_after(w0, 14)[0] < kResolved);
-    CHECK(stat(tb, "sm0.branch.divergent") == 1);
-    CHECK(stat(tb, "sm0.branch.correct") + stat(tb, "sm0.branch.mispredicted") ==
-          stat(tb, "sm0.branch.nondivergent"));
+    CHECK(tb.stat("sm0.branch.divergent") == 1);
+    CHECK(tb.stat("sm0.branch.correct") + tb.stat("sm0.branch.mispredicted") ==
+          tb.stat("sm0.branch.nondivergent"));
   }
 }
 
@@ -156,9 +151,9 @@ TEST_CASE("sm branch: the perfect predictor never waits", "[sm][branch]") {
     INFO("after instruction " << i.index);
     CHECK(i.next_cycle - i.cycle < kResolved);
   }
-  CHECK(stat(tb, "sm0.branch.correct") == 4);
-  CHECK(stat(tb, "sm0.branch.mispredicted") == 0);
-  CHECK(stat(tb, "sm0.branch.waits") == 0);
+  CHECK(tb.stat("sm0.branch.correct") == 4);
+  CHECK(tb.stat("sm0.branch.mispredicted") == 0);
+  CHECK(tb.stat("sm0.branch.waits") == 0);
 }
 
 TEST_CASE("sm branch: redirect_penalty 0 resolves at the branch's writeback", "[sm][branch]") {

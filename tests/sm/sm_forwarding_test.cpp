@@ -48,7 +48,7 @@ std::vector<uint64_t> distances(const std::vector<IssueRecord>& chain) {
   return d;
 }
 
-uint64_t stat(SmHarness& tb, const char* key) {
+uint64_t epoch_count(SmHarness& tb, const char* key) {
   const auto* s = tb.root.find(key);
   REQUIRE(s != nullptr);
   return static_cast<uint64_t>(s->scalar(stats::View::Epoch));
@@ -99,8 +99,8 @@ TEST_CASE("sm forwarding alu issues a dependent ALU pair max of L and slices apa
     CHECK(distances(chain) == std::vector<uint64_t>(7, std::max(l, kSlices)));
     // Every SP instruction with a destination was forwarded (the chain's 8 among them), and
     // each was still written back once: nothing is left pending (the run would not end).
-    CHECK(stat(*tbs[i], "sm0.forwarded") >= 8);
-    CHECK(stat(*tbs[i], "sm0.writebacks") == stat(*tbs[i], "sm0.warp_instructions"));
+    CHECK(epoch_count(*tbs[i], "sm0.forwarded") >= 8);
+    CHECK(epoch_count(*tbs[i], "sm0.writebacks") == epoch_count(*tbs[i], "sm0.warp_instructions"));
     CHECK(tbs[i]->sm.idle());
   }
 }

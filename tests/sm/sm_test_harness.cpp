@@ -18,6 +18,12 @@ SmHarness::SmHarness(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t
   observe(sm.core());
 }
 
+double SmHarness::stat(const std::string& path) const {
+  const stats::Stat* s = root.find(path);
+  if (s == nullptr) FAIL("no statistic " << path);
+  return s->scalar(stats::View::Total);
+}
+
 uint64_t run_reuse_kernel(SmHarness& tb, uint32_t warps, int lines, int reps, int in_mul, int in_add) {
   PtxKernel k("tests/sm/cu/ccws_reuse.ptx", "ccws_reuse", {1, 1, 1}, {32 * warps, 1, 1});
   std::vector<int> in(static_cast<std::size_t>(32) * warps * static_cast<uint32_t>(lines));

@@ -18,6 +18,10 @@ class SmHarness : public SmTestBench {
  public:
   SmHarness(sc_core::sc_module_name name, const SmConfig& cfg, uint32_t memory_latency = 50);
 
+  // The statistic at `path` (e.g. "sm0.laws.cycles") over the whole run; a test failure
+  // when there is none.
+  double stat(const std::string& path) const;
+
   Sm sm;
   ProtocolChecker checker;
   SimpleMemory memory;

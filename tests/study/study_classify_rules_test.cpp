@@ -33,16 +33,6 @@ nlohmann::json rules_study() {
   return j;
 }
 
-std::string error_of(const nlohmann::json& j) {
-  const fs::path dir = scratch("rules_errors");
-  try {
-    read_study(write_study(dir, j));
-  } catch (const StudyError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
 }  // namespace
 
 TEST_CASE("study file: a classify chain reads its rules in order", "[study]") {
@@ -64,43 +54,43 @@ TEST_CASE("study file: a classify chain reads its rules in order", "[study]") {
 TEST_CASE("study file: every classify chain mistake names the rule", "[study]") {
   nlohmann::json j = rules_study();
   j["classify"]["rules"] = nlohmann::json::array();
-  CHECK_THAT(error_of(j), Catch::Contains("classify.rules: must be a non-empty array of rules"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.rules: must be a non-empty array of rules"));
   j = rules_study();
   j["classify"]["rules"][3] = {{"class", "type-III"}, {"metric", "ipc"}, {"below", 2}};
-  CHECK_THAT(error_of(j), Catch::Contains("classify.rules[3]: the last rule must hold always"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.rules[3]: the last rule must hold always"));
   j = rules_study();
   j["classify"]["rules"][1] = {{"class", "type-I"}};
-  CHECK_THAT(error_of(j), Catch::Contains("classify.rules[1]: a rule without \"metric\" or \"spread\" holds always: it must be the last"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.rules[1]: a rule without \"metric\" or \"spread\" holds always: it must be the last"));
   j = rules_study();
   j["classify"]["rules"][1]["below"] = 0.5;
-  CHECK_THAT(error_of(j), Catch::Contains("classify.rules[1]: a metric rule takes one of \"above\" and \"below\""));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.rules[1]: a metric rule takes one of \"above\" and \"below\""));
   j = rules_study();
   j["classify"]["rules"][0]["metric"] = "ipc";
-  CHECK_THAT(error_of(j), Catch::Contains("classify.rules[0]: a rule tests \"metric\" or \"spread\", not both"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.rules[0]: a rule tests \"metric\" or \"spread\", not both"));
   j = rules_study();
   j["classify"]["rules"][0]["variants"] = {"lrr", "oldest"};
-  CHECK_THAT(error_of(j), Catch::Contains("classify.rules[0].variants: no variant named 'oldest'"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.rules[0].variants: no variant named 'oldest'"));
   j = rules_study();
   j["classify"]["rules"][0]["below"] = 0;
-  CHECK_THAT(error_of(j), Catch::Contains("classify.rules[0].below: must be > 0"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.rules[0].below: must be > 0"));
   j = rules_study();
   j["classify"]["rules"][2]["class"] = "type-I";
-  CHECK_THAT(error_of(j), Catch::Contains("classify.rules[2].class: class 'type-I' has two rules"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.rules[2].class: class 'type-I' has two rules"));
   j = rules_study();
   j["classify"]["rules"][2]["class"] = "other";
-  CHECK_THAT(error_of(j), Catch::Contains("classify.rules[2].class: class name 'other' is reserved"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.rules[2].class: class name 'other' is reserved"));
   j = rules_study();
   j["classify"]["rules"][1]["metric"] = "hit_rate";
-  CHECK_THAT(error_of(j), Catch::Contains("classify.rules[1].metric: no metric named 'hit_rate' in \"metrics\""));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.rules[1].metric: no metric named 'hit_rate' in \"metrics\""));
   j = rules_study();
   j["classify"]["rules"][1]["above"] = "high";
-  CHECK_THAT(error_of(j), Catch::Contains("classify.rules[1].above: must be a number"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.rules[1].above: must be a number"));
   j = rules_study();
   j["classify"]["rules"][2]["typo"] = 1;
-  CHECK_THAT(error_of(j), Catch::Contains("classify.rules[2].typo: unknown key"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.rules[2].typo: unknown key"));
   j = rules_study();
   j["classify"]["metric"] = "ipc";
-  CHECK_THAT(error_of(j), Catch::Contains("classify.metric: unknown key"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.metric: unknown key"));
 }
 
 TEST_CASE("study report: a classify chain takes the first rule that holds per workload and size", "[study]") {

@@ -40,13 +40,6 @@ nlohmann::json pair_study() {
   return j;
 }
 
-const Cell& cell(const Plan& p, const std::string& w, const std::string& v) {
-  for (const Cell& c : p.cells)
-    if (c.workload == w && c.variant == v) return c;
-  FAIL("no cell " << w << "/" << v);
-  return p.cells.front();
-}
-
 void write_stats(const Plan& plan, const std::string& id, const nlohmann::json& stats) {
   fs::create_directories(job_dir(plan.results_dir, id));
   std::ofstream(job_dir(plan.results_dir, id) + "/stats.json") << stats.dump();

@@ -12,17 +12,6 @@
 using namespace gputlm::study;
 using namespace study_test;
 
-namespace {
-
-const Cell& cell(const Plan& p, const std::string& w, const std::string& v) {
-  for (const Cell& c : p.cells)
-    if (c.workload == w && c.variant == v) return c;
-  FAIL("no cell " << w << "/" << v);
-  return p.cells.front();
-}
-
-}  // namespace
-
 TEST_CASE("study plan: job ids are stable and change with config, overrides, spec and binary", "[study]") {
   const fs::path dir = scratch("plan_ids");
   const std::string exe = (dir / "exe").string();

@@ -9,19 +9,6 @@
 using namespace gputlm::study;
 using namespace study_test;
 
-namespace {
-std::string error_of(const nlohmann::json& j) {
-  const fs::path dir = scratch("spec_err");
-  const std::string file = write_study(dir, j);
-  try {
-    read_study(file);
-  } catch (const StudyError& e) {
-    return e.what();
-  }
-  return "";
-}
-}  // namespace
-
 TEST_CASE("study file: variants, a sweep, classes, size sets, metrics and references are read", "[study]") {
   nlohmann::json j = small_study();
   j["sweep"] = {{"parameter", "sm.l1d.mshr.entries"}, {"values", {16, 32}}, {"name", "mshr{}"}};
@@ -59,52 +46,52 @@ TEST_CASE("study file: relative paths are relative to the study file", "[study]"
 TEST_CASE("study file: every mistake names the file and the key path", "[study]") {
   nlohmann::json j = small_study();
   j["variantz"] = 1;
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: variantz: unknown key"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: variantz: unknown key"));
   j = small_study();
   j["variants"][1]["overides"] = {"a=1"};
-  CHECK_THAT(error_of(j), Catch::Contains("variants[1].overides: unknown key"));
+  CHECK_THAT(study_error(j), Catch::Contains("variants[1].overides: unknown key"));
   j = small_study();
   j["variants"][1]["name"] = "lrr";
-  CHECK_THAT(error_of(j), Catch::Contains("variants[1].name: variant 'lrr' is defined twice"));
+  CHECK_THAT(study_error(j), Catch::Contains("variants[1].name: variant 'lrr' is defined twice"));
   j = small_study();
   j["variants"][0]["overrides"] = {"nonsense"};
-  CHECK_THAT(error_of(j), Catch::Contains("override 'nonsense' is not KEY=VALUE"));
+  CHECK_THAT(study_error(j), Catch::Contains("override 'nonsense' is not KEY=VALUE"));
   j = small_study();
   j["config"] = "/no/such/config.json";
-  CHECK_THAT(error_of(j), Catch::Contains("config: config file '/no/such/config.json' not found"));
+  CHECK_THAT(study_error(j), Catch::Contains("config: config file '/no/such/config.json' not found"));
   j = small_study();
   j["baseline"] = "two_level";
-  CHECK_THAT(error_of(j), Catch::Contains("baseline: no variant named 'two_level'"));
+  CHECK_THAT(study_error(j), Catch::Contains("baseline: no variant named 'two_level'"));
   j = small_study();
   j["metrics"] = {"ipcc"};
-  CHECK_THAT(error_of(j), Catch::Contains("metrics[0]: unknown metric 'ipcc'"));
+  CHECK_THAT(study_error(j), Catch::Contains("metrics[0]: unknown metric 'ipcc'"));
   j = small_study();
   j["metrics"] = {{{"name", "x"}}};
-  CHECK_THAT(error_of(j), Catch::Contains("metric 'x' needs exactly one of \"path\" or \"ratio\""));
+  CHECK_THAT(study_error(j), Catch::Contains("metric 'x' needs exactly one of \"path\" or \"ratio\""));
   j = small_study();
   j["sizes"] = {{"default", {"large"}}};
-  CHECK_THAT(error_of(j), Catch::Contains("sizes.default: unknown size 'large'"));
+  CHECK_THAT(study_error(j), Catch::Contains("sizes.default: unknown size 'large'"));
   j = small_study();
   j["sizes"] = {{"full", {"small"}}};
-  CHECK_THAT(error_of(j), Catch::Contains("sizes: needs a \"default\" size set"));
+  CHECK_THAT(study_error(j), Catch::Contains("sizes: needs a \"default\" size set"));
   j = small_study();
   j["reference"] = {{{"variant", "oldest"}, {"metric", "ipc"}, {"value", 1.0}, {"source", "s"}, {"section", "x"}}};
-  CHECK_THAT(error_of(j), Catch::Contains("reference[0].variant: no variant named 'oldest'"));
+  CHECK_THAT(study_error(j), Catch::Contains("reference[0].variant: no variant named 'oldest'"));
   j = small_study();
   j["reference"] = {{{"variant", "gto"}, {"metric", "ipc"}, {"value", "1.1"}, {"source", "s"}, {"section", "x"}}};
-  CHECK_THAT(error_of(j), Catch::Contains("reference[0].value: must be a number"));
+  CHECK_THAT(study_error(j), Catch::Contains("reference[0].value: must be a number"));
   j = small_study();
   j["sweep"] = {{"parameter", "sm.l1d.mshr.entries"}, {"values", {16}}, {"name", "mshr"}};
-  CHECK_THAT(error_of(j), Catch::Contains("sweep.name: must contain {}"));
+  CHECK_THAT(study_error(j), Catch::Contains("sweep.name: must contain {}"));
   j = small_study();
   j["workloads"] = nlohmann::json::array();
-  CHECK_THAT(error_of(j), Catch::Contains("workloads: must be \"all\" or a non-empty array"));
+  CHECK_THAT(study_error(j), Catch::Contains("workloads: must be \"all\" or a non-empty array"));
   j = small_study();
   j["timeout_seconds"] = -1;
-  CHECK_THAT(error_of(j), Catch::Contains("timeout_seconds: must be >= 0"));
+  CHECK_THAT(study_error(j), Catch::Contains("timeout_seconds: must be >= 0"));
   j = small_study();
   j["classes"] = {{"a", {"vecadd"}}, {"b", {"vecadd"}}};
-  CHECK_THAT(error_of(j), Catch::Contains("workload 'vecadd' is in two classes"));
+  CHECK_THAT(study_error(j), Catch::Contains("workload 'vecadd' is in two classes"));
 
   const fs::path dir = scratch("spec_badjson");
   std::ofstream(dir / "bad.json") << "{\"name\": ";
@@ -182,57 +169,57 @@ TEST_CASE("study file: classify derives classes from a measured metric", "[study
 TEST_CASE("study file: every classify mistake names the key", "[study]") {
   nlohmann::json j = classifying_study();
   j["classes"] = {{"memory", {"vecadd"}}};
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: classify: a study takes its classes from \"classes\" or from "
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: classify: a study takes its classes from \"classes\" or from "
                                           "\"classify\", not both"));
   j = classifying_study();
   j["classify"] = 30;
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: classify: must be an object"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: classify: must be an object"));
   j = classifying_study();
   j["classify"].erase("metric");
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: classify.metric: missing (required)"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: classify.metric: missing (required)"));
   j = classifying_study();
   j["classify"]["metric"] = "l1_misses";
-  CHECK_THAT(error_of(j), Catch::Contains("classify.metric: no metric named 'l1_misses' in \"metrics\""));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.metric: no metric named 'l1_misses' in \"metrics\""));
   j = classifying_study();
   j["classify"]["variant"] = "oldest";
-  CHECK_THAT(error_of(j), Catch::Contains("classify.variant: no variant named 'oldest'"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.variant: no variant named 'oldest'"));
   j = classifying_study();
   j["classify"].erase("threshold");
-  CHECK_THAT(error_of(j), Catch::Contains("classify.threshold: missing (required)"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.threshold: missing (required)"));
   j = classifying_study();
   j["classify"]["threshold"] = "30";
-  CHECK_THAT(error_of(j), Catch::Contains("classify.threshold: must be a number"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.threshold: must be a number"));
   j = classifying_study();
   j["classify"].erase("above");
-  CHECK_THAT(error_of(j), Catch::Contains("classify.above: missing (required)"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.above: missing (required)"));
   j = classifying_study();
   j["classify"]["above"] = "compute intensive";
-  CHECK_THAT(error_of(j), Catch::Contains("classify.above: class name must be letters, digits, _ - . +"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.above: class name must be letters, digits, _ - . +"));
   j = classifying_study();
   j["classify"]["below"] = 1;
-  CHECK_THAT(error_of(j), Catch::Contains("classify.below: must be a string"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.below: must be a string"));
   j = classifying_study();
   j["classify"]["below"] = "all";
-  CHECK_THAT(error_of(j), Catch::Contains("classify.below: class name 'all' is reserved (all, other)"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.below: class name 'all' is reserved (all, other)"));
   j = classifying_study();
   j["classify"]["above"] = "other";
-  CHECK_THAT(error_of(j), Catch::Contains("classify.above: class name 'other' is reserved"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.above: class name 'other' is reserved"));
   j = classifying_study();
   j["classify"]["below"] = "compute";
-  CHECK_THAT(error_of(j), Catch::Contains("classify.below: must differ from \"above\" ('compute')"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.below: must differ from \"above\" ('compute')"));
   j = classifying_study();
   j["classify"]["treshold"] = 31;
-  CHECK_THAT(error_of(j), Catch::Contains("classify.treshold: unknown key"));
+  CHECK_THAT(study_error(j), Catch::Contains("classify.treshold: unknown key"));
   // References name a class of the study: classify's, or the static ones.
   j = classifying_study();
   j["reference"] = {{{"variant", "gto"}, {"metric", "ipc"}, {"scope", "class:compute-bound"}, {"value", 1.0},
                      {"source", "s"}, {"section", "x"}}};
-  CHECK_THAT(error_of(j), Catch::Contains("reference[0].scope: no class named 'compute-bound' (classes: memory, compute)"));
+  CHECK_THAT(study_error(j), Catch::Contains("reference[0].scope: no class named 'compute-bound' (classes: memory, compute)"));
   j["classes"] = small_study()["classes"];
   j.erase("classify");
-  CHECK_THAT(error_of(j), Catch::Contains("reference[0].scope: no class named 'compute-bound' (classes: compute, memory)"));
+  CHECK_THAT(study_error(j), Catch::Contains("reference[0].scope: no class named 'compute-bound' (classes: compute, memory)"));
   j.erase("classes");
-  CHECK_THAT(error_of(j), Catch::Contains("reference[0].scope: no class named 'compute-bound' (the study has no classes)"));
+  CHECK_THAT(study_error(j), Catch::Contains("reference[0].scope: no class named 'compute-bound' (the study has no classes)"));
   // A threshold beyond a double is not JSON gputlm can read: an error naming the file.
   const fs::path dir = scratch("spec_classify_inf");
   std::string text = classifying_study().dump();
@@ -341,107 +328,107 @@ TEST_CASE("study file: a derived variant is the best of a named sweep by a metri
 TEST_CASE("study file: every sweeps and derived mistake names the key path", "[study]") {
   nlohmann::json j = sweeps_study();
   j["sweeps"] = nlohmann::json::array();
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps: must be a non-empty array of {\"parameter\""));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: sweeps: must be a non-empty array of {\"parameter\""));
   j["sweeps"] = {{"parameter", "a.b"}};
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps: must be a non-empty array of"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: sweeps: must be a non-empty array of"));
   j = sweeps_study();
   j["sweep"] = j["sweeps"][0];
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps: a study has \"sweep\" or \"sweeps\", not both"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: sweeps: a study has \"sweep\" or \"sweeps\", not both"));
   j = sweeps_study();
   j["sweeps"][1] = 5;
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1]: must be an object"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: sweeps[1]: must be an object"));
   j = sweeps_study();
   j["sweeps"][1]["values"] = nlohmann::json::array();
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1].values: must be a non-empty array"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: sweeps[1].values: must be a non-empty array"));
   j = sweeps_study();
   j["sweeps"][1]["values"] = {4, {{"x", 1}}};
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1].values: values must be numbers, strings or booleans"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: sweeps[1].values: values must be numbers, strings or booleans"));
   j = sweeps_study();
   j["sweeps"][1].erase("parameter");
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1].parameter: missing (required)"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: sweeps[1].parameter: missing (required)"));
   j = sweeps_study();
   j["sweeps"][1]["name"] = "laws_m";
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1].name: must contain {}"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: sweeps[1].name: must contain {}"));
   j = sweeps_study();
   j["sweeps"][1]["name"] = "swl_wl{}";
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1].name: 'swl_wl{}' is sweeps[0]'s name too"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: sweeps[1].name: 'swl_wl{}' is sweeps[0]'s name too"));
   j = sweeps_study();
   j["sweeps"][1]["name"] = "{}";
   j["sweeps"][1]["values"] = {"gto"};
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1]: variant 'gto' is defined twice"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: sweeps[1]: variant 'gto' is defined twice"));
   j = sweeps_study();
   j["sweeps"][1]["name"] = "m/{}";
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1].name: variant name 'm/4' must be letters"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: sweeps[1].name: variant name 'm/4' must be letters"));
   j = sweeps_study();
   j["sweeps"][1]["config"] = "nowhere.json";
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[1].config: config file '") &&
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: sweeps[1].config: config file '") &&
                               Catch::Contains("nowhere.json' not found"));
   j = sweeps_study();
   j["sweeps"][0]["overrides"] = {"sm.scheduler.policy"};
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[0].overrides: override 'sm.scheduler.policy' is not KEY=VALUE"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: sweeps[0].overrides: override 'sm.scheduler.policy' is not KEY=VALUE"));
   j = sweeps_study();
   j["sweeps"][0]["valus"] = {1};
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweeps[0].valus: unknown key"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: sweeps[0].valus: unknown key"));
   // The single "sweep" keeps its own key path.
   j = small_study();
   j["sweep"] = {{"parameter", "sm.l1d.mshr.entries"}, {"values", nlohmann::json::array()}};
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweep.values: must be a non-empty array"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: sweep.values: must be a non-empty array"));
   j = small_study();
   j["sweep"] = {{"parameter", "sm.l1d.mshr.entries"}, {"values", {8}}, {"name", "gto{}"}, {"config", "none.json"}};
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: sweep.config: config file '"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: sweep.config: config file '"));
   j = small_study();
   j.erase("variants");
   j.erase("baseline");
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: a study needs \"variants\", a \"sweep\" or \"sweeps\""));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: a study needs \"variants\", a \"sweep\" or \"sweeps\""));
 
   j = sweeps_study();
   j["derived"] = {{"name", "b_swl"}};
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived: must be an array of {\"name\", \"best_of\", \"metric\"}"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: derived: must be an array of {\"name\", \"best_of\", \"metric\"}"));
   j = sweeps_study();
   j["derived"] = {"b_swl"};
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0]: must be an object"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: derived[0]: must be an object"));
   j = sweeps_study();
   j["derived"][0].erase("name");
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].name: missing (required)"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: derived[0].name: missing (required)"));
   j = sweeps_study();
   j["derived"][0]["name"] = "b swl";
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].name: must be letters, digits, _ - . +"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: derived[0].name: must be letters, digits, _ - . +"));
   j = sweeps_study();
   j["derived"][0]["name"] = "swl_wl2";
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].name: variant 'swl_wl2' is defined twice"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: derived[0].name: variant 'swl_wl2' is defined twice"));
   j = sweeps_study();
   j["derived"].push_back(j["derived"][0]);
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[1].name: variant 'b_swl' is defined twice"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: derived[1].name: variant 'b_swl' is defined twice"));
   j = sweeps_study();
   j["derived"][0].erase("best_of");
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].best_of: missing (required)"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: derived[0].best_of: missing (required)"));
   j = sweeps_study();
   j["derived"][0]["best_of"] = "swl";
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].best_of: no sweep named 'swl' (sweeps: swl_wl{}, laws_m{})"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: derived[0].best_of: no sweep named 'swl' (sweeps: swl_wl{}, laws_m{})"));
   j = small_study();
   j["derived"] = {{{"name", "best"}, {"best_of", "gto"}, {"metric", "ipc"}}};
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].best_of: no sweep named 'gto' (the study has no sweep)"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: derived[0].best_of: no sweep named 'gto' (the study has no sweep)"));
   j = sweeps_study();
   j["derived"][0].erase("metric");
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].metric: missing (required)"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: derived[0].metric: missing (required)"));
   j = sweeps_study();
   j["derived"][0]["metric"] = "warp_ipc";
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].metric: no metric named 'warp_ipc' in \"metrics\""));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: derived[0].metric: no metric named 'warp_ipc' in \"metrics\""));
   j = sweeps_study();
   j["derived"][0]["by"] = "max";
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: derived[0].by: unknown key"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: derived[0].by: unknown key"));
   j = sweeps_study();
   j["baseline"] = "b_swl";
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: baseline: 'b_swl' is a derived variant (best of a sweep, no job "
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: baseline: 'b_swl' is a derived variant (best of a sweep, no job "
                                           "of its own): name a variant that runs"));
   j = sweeps_study();
   j.erase("classes");
   j["classify"] = {{"metric", "ipc"}, {"variant", "b_swl"}, {"threshold", 1}, {"above", "hi"}, {"below", "lo"}};
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: classify.variant: 'b_swl' is a derived variant"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: classify.variant: 'b_swl' is a derived variant"));
   j = sweeps_study();
   j["reference"] = {{{"variant", "b_swl2"}, {"metric", "ipc"}, {"value", 1.0}, {"source", "s"}, {"section", "x"}}};
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: reference[0].variant: no variant named 'b_swl2'"));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: reference[0].variant: no variant named 'b_swl2'"));
   j = small_study();
   j["plots"] = {{{"kind", "sweep"}, {"metric", "ipc"}}};
-  CHECK_THAT(error_of(j), Catch::Contains("study.json: plots[0].kind: a sweep plot needs a \"sweep\" or \"sweeps\""));
+  CHECK_THAT(study_error(j), Catch::Contains("study.json: plots[0].kind: a sweep plot needs a \"sweep\" or \"sweeps\""));
 }

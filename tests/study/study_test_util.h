@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -35,6 +36,24 @@ inline std::string write_study(const fs::path& dir, nlohmann::json j, const std:
   const fs::path p = dir / (name + ".json");
   std::ofstream(p) << j.dump(1);
   return p.string();
+}
+
+// What reading study `j` (written to a scratch folder) throws; "no error" when it reads.
+inline std::string study_error(const nlohmann::json& j) {
+  try {
+    gputlm::study::read_study(write_study(scratch("study_error"), j));
+  } catch (const gputlm::study::StudyError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// The plan's cell of workload `w` under variant `v`; a test failure when there is none.
+inline const gputlm::study::Cell& cell(const gputlm::study::Plan& p, const std::string& w, const std::string& v) {
+  for (const gputlm::study::Cell& c : p.cells)
+    if (c.workload == w && c.variant == v) return c;
+  FAIL("no cell " << w << "/" << v);
+  return p.cells.front();
 }
 
 // Two small workloads x two scheduling policies.

@@ -23,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace gputlm::study;
 
-int usage(FILE* out) {
+int correlate_usage(FILE* out) {
   std::fprintf(out,
                "usage: gputlm correlate REF.csv (--suite DIR | --study STUDY.json --variant V [--size S]\n"
                "                        [--results DIR] [--workloads DIR] | --stats WORKLOAD=FILE...)\n"
@@ -50,7 +50,7 @@ int cmd_correlate(int argc, char** argv) {
       if (i + 1 >= argc) throw StudyError(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--help" || a == "-h") return usage(stdout);
+    if (a == "--help" || a == "-h") return correlate_usage(stdout);
     if (a == "--suite") suite = value();
     else if (a == "--study") study_file = value();
     else if (a == "--variant") variant = value();
@@ -68,7 +68,7 @@ int cmd_correlate(int argc, char** argv) {
     else if (ref.empty()) ref = a;
     else throw StudyError("unexpected argument '" + a + "'");
   }
-  if (ref.empty() || (suite.empty() && study_file.empty() && stats_of.empty())) return usage(stderr);
+  if (ref.empty() || (suite.empty() && study_file.empty() && stats_of.empty())) return correlate_usage(stderr);
   if (!study_file.empty()) {
     const StudySpec s = read_study(study_file);
     if (variant.empty()) throw StudyError("--study needs --variant (one of the study's variants)");

@@ -22,7 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int usage() {
+int micro_usage() {
   std::printf(
       "usage: gputlm micro [NAME]... [--config GPU.json] [-p key=value]... [--dir DIR]\n\n"
       "Runs microbenchmarks on the timing GPU and prints their figures; NAME is one of\n"
@@ -65,7 +65,7 @@ int cmd_micro(int argc, char** argv) {
     }
   }
   auto opts = gputlm::cli::parse_common(static_cast<int>(rest.size()), rest.data(), "configs/fermi_gtx480.json");
-  if (opts.help) return usage();
+  if (opts.help) return micro_usage();
   if (dir.empty()) dir = (fs::path(gputlm::cli::self_exe()).parent_path() / "workloads" / "micro").string();
   std::vector<std::string> names = opts.positional;
   if (names.empty()) names = gputlm::micro::bench_names();

@@ -32,7 +32,7 @@ using gputlm::runtime::SpecReport;
 
 constexpr int kExitMismatch = 3;
 
-int usage(FILE* out) {
+int run_usage(FILE* out) {
   std::fprintf(out,
                "usage: gputlm run SPEC.json (--functional | --config GPU.json [-p key=value]... [--progress]\n"
                "                 [--timeline FILE [--timeline-window A:B] [--timeline-counters N]]\n"
@@ -168,7 +168,7 @@ int cmd_run(int argc, char** argv) {
   std::vector<std::string> observing;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--help" || a == "-h") return usage(stdout);
+    if (a == "--help" || a == "-h") return run_usage(stdout);
     std::string* value = nullptr;
     if (a == "--config") value = &config_path;
     else if (a == "-p") value = &overrides.emplace_back();
@@ -184,7 +184,7 @@ int cmd_run(int argc, char** argv) {
     if (value != nullptr) {
       if (i + 1 >= argc) {
         std::fprintf(stderr, "gputlm run: %s needs a value\n", a.c_str());
-        return usage(stderr);
+        return run_usage(stderr);
       }
       *value = argv[++i];
       if (a.rfind("--timeline", 0) == 0 || a.rfind("--transactions", 0) == 0 || a == "--sample-every" ||
@@ -198,17 +198,17 @@ int cmd_run(int argc, char** argv) {
       progress = true;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "gputlm run: unknown option '%s'\n", a.c_str());
-      return usage(stderr);
+      return run_usage(stderr);
     } else if (spec_path.empty()) {
       spec_path = a;
     } else {
       std::fprintf(stderr, "gputlm run: more than one spec given ('%s', '%s')\n", spec_path.c_str(), a.c_str());
-      return usage(stderr);
+      return run_usage(stderr);
     }
   }
   if (spec_path.empty()) {
     std::fprintf(stderr, "gputlm run: no spec given\n");
-    return usage(stderr);
+    return run_usage(stderr);
   }
   if (functional == !config_path.empty()) {
     std::fprintf(stderr, "gputlm run: error: choose one model: --config GPU.json (timing, e.g. "
@@ -217,16 +217,16 @@ int cmd_run(int argc, char** argv) {
   }
   if (!overrides.empty() && functional) {
     std::fprintf(stderr, "gputlm run: -p overrides a GPU config: use it with --config\n");
-    return usage(stderr);
+    return run_usage(stderr);
   }
   if (!observing.empty() && functional) {
     std::fprintf(stderr, "gputlm run: %s observes a timing run: use it with --config\n", observing.front().c_str());
-    return usage(stderr);
+    return run_usage(stderr);
   }
   if (!threads.empty()) {
     if (functional) {
       std::fprintf(stderr, "gputlm run: --threads sets the timing GPU's host threads: use it with --config\n");
-      return usage(stderr);
+      return run_usage(stderr);
     }
     overrides.push_back("threads=" + threads);  // checked (1..256) with the config
   }

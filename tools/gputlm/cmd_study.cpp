@@ -22,7 +22,7 @@ using namespace gputlm::study;
 
 constexpr int kExitJobsFailed = 3;
 
-int usage(FILE* out) {
+int study_usage(FILE* out) {
   std::fprintf(out,
                "usage: gputlm study plan   STUDY.json [--sizes SET] [--results DIR] [--workloads DIR]\n"
                "       gputlm study run    STUDY.json [--engine local|parallel|slurm] [-j N] [--sizes SET]\n"
@@ -114,10 +114,10 @@ void print_failures(const std::vector<Failure>& failures) {
 
 int cmd_study(int argc, char** argv) {
   Args a;
-  if (argc >= 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) return usage(stdout);
-  if (!parse(argc, argv, a)) return usage(stderr);
+  if (argc >= 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) return study_usage(stdout);
+  if (!parse(argc, argv, a)) return study_usage(stderr);
   if (a.verb == "job") {
-    if (a.out.empty()) return usage(stderr);
+    if (a.out.empty()) return study_usage(stderr);
     return run_job(a.study_file, a.out);
   }
   const StudySpec study = read_study(a.study_file);
@@ -163,7 +163,7 @@ int cmd_study(int argc, char** argv) {
     return rep.failures.empty() ? 0 : kExitJobsFailed;
   }
   std::fprintf(stderr, "gputlm study: unknown action '%s'\n", a.verb.c_str());
-  return usage(stderr);
+  return study_usage(stderr);
 }
 
 }  // namespace

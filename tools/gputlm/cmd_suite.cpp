@@ -43,7 +43,7 @@ struct Row {
   long rss_kb = 0;
 };
 
-int usage(FILE* out) {
+int suite_usage(FILE* out) {
   std::fprintf(out,
                "usage: gputlm suite [--config GPU.json] [--size small|medium|ilp] [--workloads DIR] [-j N] [--bench]\n"
                "                    [--only NAME]... [-p KEY=VALUE]... [--out DIR]\n\n"
@@ -143,7 +143,7 @@ int cmd_suite(int argc, char** argv) {
       if (i + 1 >= argc) throw std::runtime_error("gputlm suite: " + a + " needs a value");
       return argv[++i];
     };
-    if (a == "--help" || a == "-h") return usage(stdout);
+    if (a == "--help" || a == "-h") return suite_usage(stdout);
     if (a == "--config") config = value();
     else if (a == "--size") size = value();
     else if (a == "--workloads") dir = value();
@@ -154,7 +154,7 @@ int cmd_suite(int argc, char** argv) {
     else if (a == "-j") parallel = static_cast<unsigned>(std::max(1, std::atoi(value().c_str())));
     else {
       std::fprintf(stderr, "gputlm suite: unknown argument '%s'\n", a.c_str());
-      return usage(stderr);
+      return suite_usage(stderr);
     }
   }
   if (size != "small" && size != "medium" && size != "ilp")

@@ -9,9 +9,6 @@ namespace gputlm::gpu {
 
 namespace {
 
-const char* const kElfNames[] = {"mem_conflict", "mem_dep", "fetch", "other"};
-const char* const kKawsNames[] = {"idle", "scoreboard", "pipeline"};
-
 // The sum of one statistic over a set of groups ("sm0".."sm14" + ".l1d.loads").
 double sum_of(const std::vector<const stats::Stat*>& stats) {
   double s = 0;
@@ -63,7 +60,7 @@ TimeSeries::TimeSeries(Gpu& gpu, uint64_t period)
   // Stall classes of every SM, with the cycles sleeping SMs have not accounted yet: one
   // pass over the SMs per sample (the elf probe), read by the others.
   for (int c = 0; c < sm::kElfStalls; ++c)
-    sampler_.add_probe(std::string("stall.") + kElfNames[c], [this, c] {
+    sampler_.add_probe(std::string("stall.") + sm::kElfStallNames[c], [this, c] {
       if (c == 0) {
         std::fill(elf_.begin(), elf_.end(), 0);
         std::fill(kaws_.begin(), kaws_.end(), 0);
@@ -77,7 +74,7 @@ TimeSeries::TimeSeries(Gpu& gpu, uint64_t period)
       return static_cast<double>(elf_[c]);
     });
   for (int c = 0; c < sm::kKawsStalls; ++c)
-    sampler_.add_probe(std::string("stall_kaws.") + kKawsNames[c], [this, c] { return static_cast<double>(kaws_[c]); });
+    sampler_.add_probe(std::string("stall_kaws.") + sm::kKawsStallNames[c], [this, c] { return static_cast<double>(kaws_[c]); });
   // DYNCTA: the mean CTA limit n over the SMs at each sample (a level, not a rate).
   if (gpu.cta_scheduler().limits_ctas())
     sampler_.add_probe("dyncta_n", [this] {
@@ -222,8 +219,8 @@ void TimeSeries::write_json(std::ostream& out) const {
     const std::size_t k = column_of(key);
     series(key, [&, k](double len, const auto& p, const auto& c) { return ratio(c[k] - p[k], len * scheds); });
   };
-  for (const char* c : kElfNames) stall(std::string("stall.") + c);
-  for (const char* c : kKawsNames) stall(std::string("stall_kaws.") + c);
+  for (const char* c : sm::kElfStallNames) stall(std::string("stall.") + c);
+  for (const char* c : sm::kKawsStallNames) stall(std::string("stall_kaws.") + c);
   if (gpu_.cta_scheduler().limits_ctas()) {
     const std::size_t k = column_of("dyncta_n");
     series("dyncta_n", [k](double, const auto&, const auto& c) { return c[k]; });

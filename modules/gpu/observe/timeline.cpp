@@ -11,9 +11,6 @@ namespace gputlm::gpu {
 
 namespace {
 
-const char* const kElfNames[] = {"mem_conflict", "mem_dep", "fetch", "other"};
-const char* const kKawsNames[] = {"idle", "scoreboard", "pipeline"};
-
 bool parse_cycle(const std::string& s, uint64_t& v) {
   if (s.empty() || s.size() > 19) return false;
   v = 0;
@@ -153,8 +150,8 @@ void Timeline::sample_counters(uint64_t cycle) {
       prev = k[c];
     }
     const auto ts = static_cast<double>(last_counter_);
-    out_.counter(sm_pid(i), "stall_elf", ts, kElfNames, ev, sm::kElfStalls);
-    out_.counter(sm_pid(i), "stall_kaws", ts, kKawsNames, kv, sm::kKawsStalls);
+    out_.counter(sm_pid(i), "stall_elf", ts, sm::kElfStallNames, ev, sm::kElfStalls);
+    out_.counter(sm_pid(i), "stall_kaws", ts, sm::kKawsStallNames, kv, sm::kKawsStalls);
   }
   last_counter_ = cycle;
   next_counter_ = (cycle / counter_period_ + 1) * counter_period_;

@@ -2,36 +2,14 @@
 
 namespace gputlm::sm {
 
-const char* to_string(WarpBlock b) {
-  switch (b) {
-    case WarpBlock::NotEligible: return "not_eligible";
-    case WarpBlock::IBufferEmpty: return "ibuffer_empty";
-    case WarpBlock::ScoreboardOther: return "scoreboard_other";
-    case WarpBlock::ScoreboardMemory: return "scoreboard_memory";
-    case WarpBlock::UnitOther: return "unit_other";
-    case WarpBlock::UnitMemory: return "unit_memory";
-  }
-  return "?";
-}
+const char* const kWarpBlockNames[kWarpBlocks] = {"not_eligible",     "ibuffer_empty", "scoreboard_other",
+                                                   "scoreboard_memory", "unit_other",    "unit_memory"};
+const char* const kElfStallNames[kElfStalls] = {"mem_conflict", "mem_dep", "fetch", "other"};
+const char* const kKawsStallNames[kKawsStalls] = {"idle", "scoreboard", "pipeline"};
 
-const char* to_string(ElfStall s) {
-  switch (s) {
-    case ElfStall::MemConflict: return "mem_conflict";
-    case ElfStall::MemDependency: return "mem_dep";
-    case ElfStall::Fetch: return "fetch";
-    case ElfStall::Other: return "other";
-  }
-  return "?";
-}
-
-const char* to_string(KawsStall s) {
-  switch (s) {
-    case KawsStall::Idle: return "idle";
-    case KawsStall::Scoreboard: return "scoreboard";
-    case KawsStall::Pipeline: return "pipeline";
-  }
-  return "?";
-}
+const char* to_string(WarpBlock b) { return kWarpBlockNames[static_cast<int>(b)]; }
+const char* to_string(ElfStall s) { return kElfStallNames[static_cast<int>(s)]; }
+const char* to_string(KawsStall s) { return kKawsStallNames[static_cast<int>(s)]; }
 
 ElfStall classify_elf(const StallObservation& o) {
   if (o.has(WarpBlock::UnitMemory)) return ElfStall::MemConflict;

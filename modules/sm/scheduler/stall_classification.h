@@ -28,6 +28,11 @@ inline constexpr int kElfStalls = 4;
 enum class KawsStall : uint8_t { Idle, Scoreboard, Pipeline };
 inline constexpr int kKawsStalls = 3;
 
+// Names in enum order (statistics vectors, time series, traces).
+extern const char* const kWarpBlockNames[kWarpBlocks];
+extern const char* const kElfStallNames[kElfStalls];
+extern const char* const kKawsStallNames[kKawsStalls];
+
 const char* to_string(WarpBlock b);
 const char* to_string(ElfStall s);
 const char* to_string(KawsStall s);

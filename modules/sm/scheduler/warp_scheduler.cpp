@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include "sm/scheduler/policies/base_policies.h"
 
@@ -36,14 +37,13 @@ IssueShared::IssueShared(stats::Group& g, const SchedulerConfig& cfg, uint32_t w
                            scheduler_labels(cfg.count)),
       stall_elf(g, "stall_elf",
                 "scheduler-cycles without issue by ELF class (000 §2.4; docs/blocks/scheduler.md)",
-                {"mem_conflict", "mem_dep", "fetch", "other"}),
+                {std::begin(kElfStallNames), std::end(kElfStallNames)}),
       stall_kaws(g, "stall_kaws", "scheduler-cycles without issue by KAWS class (003 §4.2)",
-                 {"idle", "scoreboard", "pipeline"}),
+                 {std::begin(kKawsStallNames), std::end(kKawsStallNames)}),
       warp_blocks(g, "warp_blocks",
                   "scheduler-cycles without issue in which some resident warp was blocked this way (a "
                   "cycle counts once per kind seen)",
-                  {"not_eligible", "ibuffer_empty", "scoreboard_other", "scoreboard_memory", "unit_other",
-                   "unit_memory"}),
+                  {std::begin(kWarpBlockNames), std::end(kWarpBlockNames)}),
       elf(cfg.policy == "elf" ? std::make_unique<ElfStats>(g) : nullptr),
       ccws(cfg.policy == "ccws" ? std::make_unique<CcwsState>(cfg.ccws, warp_slots, "sm.scheduler", &g) : nullptr),
       mascar(cfg.policy == "mascar"

@@ -17,7 +17,7 @@ namespace {
 
 // Random traffic from a method process (not a thread: SystemC runs methods before
 // threads, so only methods interleave differently with the cache's own process).
-struct Traffic {
+struct OrderTraffic {
   XorShift rng{99};
   std::deque<DriverRecord> retry;
   uint32_t issued = 0, done = 0, requests = 1500, line = 64;
@@ -39,7 +39,7 @@ struct StatusRead {
 struct OrderBench : sc_core::sc_module {
   ClockDomain domain;
   stats::Group root;
-  Traffic tr;
+  OrderTraffic tr;
   std::unique_ptr<CacheDriver> driver;
   std::unique_ptr<MemoryResponder> memory;
   std::unique_ptr<Cache> cache;

@@ -29,8 +29,6 @@ L2PartitionConfig checked_config() {
   return c;
 }
 
-uint64_t splitmix(uint64_t& s) { return SplitMix64::step(s); }
-
 // Golden model: a write-back, write-allocate, LRU set-associative cache with a linear
 // set index, one access at a time. Counts the blocks fetched from and written to DRAM.
 struct WriteBackLruModel {
@@ -118,8 +116,8 @@ TEST_CASE("l2: serialized random reads and writes match a golden write-back LRU 
   std::vector<tb::ScriptedRequest> s;
   WriteBackLruModel model(cfg.bank.sets, cfg.bank.ways, cfg.bank.line_size);
   for (int i = 0; i < 600; ++i) {
-    const uint64_t addr = (splitmix(seed) % 24) * 128;  // 24 blocks over 4 sets x 2 ways: many evictions
-    const bool write = splitmix(seed) % 3 == 0;
+    const uint64_t addr = (SplitMix64::step(seed) % 24) * 128;  // 24 blocks over 4 sets x 2 ways: many evictions
+    const bool write = SplitMix64::step(seed) % 3 == 0;
     s.push_back({addr, write, 128, 0});
     model.access(addr, write);
   }
@@ -221,7 +219,7 @@ TEST_CASE("l2: random traffic from three SMs through the crossbar to two partiti
   for (uint32_t i = 0; i < 3; ++i) {
     std::vector<tb::ScriptedRequest> s;
     for (std::size_t k = 0; k < per_sm; ++k)
-      s.push_back({(splitmix(seed) % 2048) * 128, splitmix(seed) % 4 == 0, 128, k * 2});
+      s.push_back({(SplitMix64::step(seed) % 2048) * 128, SplitMix64::step(seed) % 4 == 0, 128, k * 2});
     tb::InitiatorOptions o;
     o.max_outstanding = 16;
     o.end_resp_delay_max = 8;
@@ -297,7 +295,7 @@ TEST_CASE("l2: the memory system composite serves SMs through the crossbar and i
   uint64_t seed = 3;
   for (int i = 0; i < 2; ++i) {
     std::vector<tb::ScriptedRequest> s;
-    for (int k = 0; k < 300; ++k) s.push_back({(splitmix(seed) % 4096) * 128, splitmix(seed) % 5 == 0, 128, 0});
+    for (int k = 0; k < 300; ++k) s.push_back({(SplitMix64::step(seed) % 4096) * 128, SplitMix64::step(seed) % 5 == 0, 128, 0});
     tb::InitiatorOptions o;
     o.max_outstanding = 8;
     o.sm = i;
@@ -348,7 +346,7 @@ TEST_CASE("l2: results do not depend on the order SystemC runs processes in", "[
   uint64_t seed = 17;
   for (auto& s : scripts)
     for (int k = 0; k < 400; ++k)
-      s.push_back({(splitmix(seed) % 1024) * 128, splitmix(seed) % 4 == 0, 128, static_cast<uint64_t>(k) * 3});
+      s.push_back({(SplitMix64::step(seed) % 1024) * 128, SplitMix64::step(seed) % 4 == 0, 128, static_cast<uint64_t>(k) * 3});
   auto make_sms = [&](const std::string& prefix) {
     std::vector<std::unique_ptr<tb::ScriptedInitiator>> v;
     for (int i = 0; i < 3; ++i) {
@@ -576,7 +574,7 @@ TEST_CASE("l2: steady-state traffic through the crossbar, ROP, bank, queues and 
   for (uint32_t i = 0; i < 3; ++i) {
     std::vector<tb::ScriptedRequest> s;
     for (std::size_t k = 0; k < 24000; ++k)
-      s.push_back({(splitmix(seed) % 2048) * 128, splitmix(seed) % 4 == 0, 128, k * 2});
+      s.push_back({(SplitMix64::step(seed) % 2048) * 128, SplitMix64::step(seed) % 4 == 0, 128, k * 2});
     tb::InitiatorOptions o;
     o.max_outstanding = 16;
     o.seed = 30 + i;

@@ -23,8 +23,6 @@ using namespace gputlm;
 
 namespace {
 
-uint64_t splitmix(uint64_t& s) { return SplitMix64::step(s); }
-
 // GPGPU-Sim 4.2 addrdec.cc, linear_to_raw_address_translation::addrdec_tlx and
 // partition_address for a non-power-of-two channel count ("gap" mode) with
 // -gpgpu_mem_addr_mapping dramid@8;...BBBCCCCB.CCSSSSSS, written out independently.
@@ -75,7 +73,7 @@ TEST_CASE("l2: the sub-partition of an address follows GPGPU-Sim's addrdec for t
   REQUIRE(map.partitions() == 12);
   uint64_t seed = 11;
   for (int i = 0; i < 100000; ++i) {
-    const uint64_t a = splitmix(seed) & ((uint64_t{1} << 34) - 1);
+    const uint64_t a = SplitMix64::step(seed) & ((uint64_t{1} << 34) - 1);
     REQUIRE(map.partition_of(a) == golden.sub_partition(a));
     REQUIRE(map.local_address(a) == golden.partition_address(a));
     REQUIRE(map.channel_of_partition(map.partition_of(a)) == channels->partition_of(a));
@@ -224,7 +222,7 @@ TEST_CASE("l2: two sub-partitions per channel share its DRAM under random reads 
   std::vector<std::vector<tb::ScriptedRequest>> scripts(3);
   uint64_t seed = 21;
   for (auto& s : scripts)
-    for (int k = 0; k < 600; ++k) s.push_back({(splitmix(seed) % 1024) * 128, splitmix(seed) % 4 == 0, 128, 0});
+    for (int k = 0; k < 600; ++k) s.push_back({(SplitMix64::step(seed) % 1024) * 128, SplitMix64::step(seed) % 4 == 0, 128, 0});
   SystemBench b(mc, scripts, 12);
   b.run();
   for (uint32_t p = 0; p < 6; ++p) {

@@ -21,7 +21,6 @@ using namespace gputlm::sm::test_support;
 
 namespace {
 
-constexpr const char* kToyPtx = "testbenches/sm/mascar/toy.ptx";
 using Owners = std::vector<std::pair<uint64_t, int32_t>>;
 
 std::string str(const Owners& o) {

@@ -30,8 +30,6 @@ using namespace gputlm::sm::test_support;
 
 namespace {
 
-constexpr const char* kToyPtx = "testbenches/sm/mascar/toy.ptx";
-
 struct Timeline {
   std::map<uint32_t, std::vector<uint64_t>> compute;  // per warp: t of its 4 compute instructions
   std::map<uint32_t, std::vector<uint64_t>> loads;    // per warp: t its loads left for memory

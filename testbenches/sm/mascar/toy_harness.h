@@ -59,4 +59,7 @@ class ToyHarness : public test_support::SmTestBench {
 // fetch wide enough to hold a whole toy warp program, no dual issue.
 SmConfig toy_sm_config(const std::string& policy, uint32_t schedulers = 1);
 
+// The toy kernels' PTX (from the repository root, where the testbenches run).
+inline constexpr const char* kToyPtx = "testbenches/sm/mascar/toy.ptx";
+
 }  // namespace gputlm::sm::tb

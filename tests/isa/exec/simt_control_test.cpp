@@ -7,11 +7,11 @@
 using namespace simt_test;
 
 namespace {
-const char* kPtx = "tests/isa/exec/cu/control.ptx";
+const char* kControlPtx = "tests/isa/exec/cu/control.ptx";
 }
 
 TEST_CASE("simt: nested divergence computes every path and reconverges", "[simt]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kControlPtx);
   const int n = 128;
   uint64_t out = dev.alloc<int>(n, 0), mask = dev.alloc<uint32_t>(n, 0);
   dev.run("nested_divergence", d1(2), d1(64), 0, out, mask);
@@ -31,7 +31,7 @@ TEST_CASE("simt: nested divergence computes every path and reconverges", "[simt]
 }
 
 TEST_CASE("simt: threads exiting early leave the rest running", "[simt]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kControlPtx);
   const int total = 128, live = 70;
   uint64_t out = dev.alloc<int>(total, 12345);
   dev.run("early_exit", d1(1), d1(total), 0, out, live);
@@ -52,7 +52,7 @@ TEST_CASE("simt: threads exiting early leave the rest running", "[simt]") {
 }
 
 TEST_CASE("simt: loops with break and continue reconverge at the loop exit", "[simt]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kControlPtx);
   const int n = 64;
   uint64_t out = dev.alloc<int>(n, 0), mask = dev.alloc<uint32_t>(n, 0);
   dev.run("loop_break_continue", d1(1), d1(n), 0, out, mask);
@@ -74,7 +74,7 @@ TEST_CASE("simt: loops with break and continue reconverge at the loop exit", "[s
 }
 
 TEST_CASE("simt: an infinite loop ends with an instruction-limit error", "[simt]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kControlPtx);
   dev.options.max_warp_instructions = 20000;
   uint64_t flag = dev.alloc<int>(1, 0);
   try {
@@ -89,7 +89,7 @@ TEST_CASE("simt: an infinite loop ends with an instruction-limit error", "[simt]
 }
 
 TEST_CASE("simt: an out-of-bounds store names kernel, thread, instruction and address", "[simt]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kControlPtx);
   const int n = 32;
   uint64_t p = dev.alloc<int>(n, 0);
   uint64_t bad = p + uint64_t(n + 4096) * 4;
@@ -109,18 +109,18 @@ TEST_CASE("simt: an out-of-bounds store names kernel, thread, instruction and ad
 }
 
 TEST_CASE("simt: a kernel whose entry is unknown is a clear error", "[simt]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kControlPtx);
   CHECK_THROWS_WITH(dev.run("no_such_kernel", d1(1), d1(32), 0), Catch::Contains("no_such_kernel"));
 }
 
 TEST_CASE("functional: CTAs that wait for each other need resident_ctas > 1", "[functional]") {
   {
-    TestDevice dev(kPtx);
+    TestDevice dev(kControlPtx);
     dev.options.max_warp_instructions = 50000;
     uint64_t flag = dev.alloc<int>(1, 0), out = dev.alloc<int>(1, 0);
     CHECK_THROWS_WITH(dev.run("cta_handshake", d1(2), d1(64), 0, flag, out), Catch::Contains("instruction limit"));
   }
-  TestDevice dev(kPtx);
+  TestDevice dev(kControlPtx);
   dev.options.max_warp_instructions = 50000;
   dev.options.resident_ctas = 2;
   uint64_t flag = dev.alloc<int>(1, 0), out = dev.alloc<int>(1, 0);

@@ -10,7 +10,7 @@
 using namespace simt_test;
 
 namespace {
-const char* kPtx = "tests/isa/exec/cu/mathlib.ptx";
+const char* kMathlibPtx = "tests/isa/exec/cu/mathlib.ptx";
 
 bool close(double got, double ref, double rel, double abs_tol) {
   if (std::isnan(ref)) return std::isnan(got);
@@ -23,7 +23,7 @@ bool close(double got, double ref, double rel, double abs_tol) {
 }  // namespace
 
 TEST_CASE("functional: f64 math library functions match the host within a few ulp", "[functional]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kMathlibPtx);
   std::vector<double> x = {0.0, 0.5, -1.25, 3.14159, 10.0, -77.7, 1234.5, 1e6, -3e8, 1e10, 6.02e15, 1e22, -2.5e100, 1e300};
   for (int i = 0; i < 50; ++i) x.push_back(std::sin(i * 1.3) * std::pow(10.0, i % 12));
   const int n = static_cast<int>(x.size());
@@ -44,7 +44,7 @@ TEST_CASE("functional: f64 math library functions match the host within a few ul
 }
 
 TEST_CASE("functional: f32 math library functions match the host within a few ulp", "[functional]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kMathlibPtx);
   std::vector<float> x = {0.0f, 0.5f, -1.25f, 3.14159f, 10.0f, -77.7f, 1234.5f, 1e5f, -3e5f, 1e6f, 3e7f, -1e9f};
   for (int i = 0; i < 50; ++i) x.push_back(float(std::sin(i * 0.7) * std::pow(10.0, i % 6)));
   const int n = static_cast<int>(x.size());

@@ -11,11 +11,11 @@
 using namespace simt_test;
 
 namespace {
-const char* kPtx = "tests/isa/exec/cu/memory.ptx";
+const char* kMemoryPtx = "tests/isa/exec/cu/memory.ptx";
 }
 
 TEST_CASE("simt: histogram with contended global and shared atomics", "[simt]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kMemoryPtx);
   const int n = 10000;
   std::vector<uint32_t> in(n);
   for (int i = 0; i < n; ++i) in[i] = uint32_t(i * 2654435761u) >> 7;
@@ -28,7 +28,7 @@ TEST_CASE("simt: histogram with contended global and shared atomics", "[simt]") 
 }
 
 TEST_CASE("simt: 64-bit atomics, CAS loop, inc/dec wrap, float atomics", "[simt]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kMemoryPtx);
   const int n = 200;
   std::vector<long long> in(n);
   for (int i = 0; i < n; ++i) in[i] = (long long)(i * 7919 % 1000 - 500) * 1000000007LL;
@@ -59,7 +59,7 @@ TEST_CASE("simt: 64-bit atomics, CAS loop, inc/dec wrap, float atomics", "[simt]
 }
 
 TEST_CASE("simt: per-thread local arrays indexed dynamically", "[simt]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kMemoryPtx);
   std::vector<int> idx(64);
   for (int i = 0; i < 64; ++i) idx[i] = (i * 11 + 5) % 97;
   const int n = 96;
@@ -74,7 +74,7 @@ TEST_CASE("simt: per-thread local arrays indexed dynamically", "[simt]") {
 }
 
 TEST_CASE("simt: constant memory and initialised module globals", "[simt]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kMemoryPtx);
   const float c[8] = {1.0f, 0.5f, 0.25f, 0.125f, 2.0f, 4.0f, 8.0f, 16.0f};
   std::vector<float> in(64);
   for (int i = 0; i < 64; ++i) in[i] = float(i) * 0.75f - 7.0f;
@@ -103,7 +103,7 @@ TEST_CASE("functional: counters are consistent and runs are deterministic for an
   ExecCounters first{};
   std::vector<uint32_t> first_hist;
   for (uint32_t quantum : {1u, 7u, 1024u}) {
-    TestDevice dev(kPtx);
+    TestDevice dev(kMemoryPtx);
     dev.options.quantum = quantum;
     uint64_t din = dev.upload(in), hg = dev.alloc<uint32_t>(16, 0), hs = dev.alloc<uint32_t>(16, 0);
     ExecCounters c = dev.run("histogram", d1(4), d1(96), 0, din, int(in.size()), hg, hs);

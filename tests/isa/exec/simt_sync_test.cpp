@@ -6,11 +6,11 @@
 using namespace simt_test;
 
 namespace {
-const char* kPtx = "tests/isa/exec/cu/sync.ptx";
+const char* kSyncPtx = "tests/isa/exec/cu/sync.ptx";
 }
 
 TEST_CASE("simt: barriers complete when the threads that exited no longer count", "[simt]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kSyncPtx);
   const int ctas = 3, block = 128, live = 48;  // warps 2, 3 exit whole; warp 1 exits half
   std::vector<int> in(ctas * block);
   for (size_t i = 0; i < in.size(); ++i) in[i] = int(i * 7 % 31) - 9;
@@ -25,7 +25,7 @@ TEST_CASE("simt: barriers complete when the threads that exited no longer count"
 }
 
 TEST_CASE("simt: shared-memory tree reduction in dynamic shared memory", "[simt]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kSyncPtx);
   const int n = 5000, block = 256, grid = (n + 2 * block - 1) / (2 * block);
   std::vector<float> in(n);
   for (int i = 0; i < n; ++i) in[i] = float((i * 37) % 101) * 0.25f - 3.0f;
@@ -48,7 +48,7 @@ TEST_CASE("simt: shared-memory tree reduction in dynamic shared memory", "[simt]
 }
 
 TEST_CASE("simt: bar.red popc/and/or (syncthreads_count/and/or)", "[simt]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kSyncPtx);
   const int ctas = 2, block = 96;
   std::vector<int> in(ctas * block);
   for (int i = 0; i < ctas * block; ++i) in[i] = (i * 13) % 40;
@@ -74,7 +74,7 @@ TEST_CASE("simt: bar.red popc/and/or (syncthreads_count/and/or)", "[simt]") {
 }
 
 TEST_CASE("simt: a barrier deadlock is reported with the CTA and every warp's PC", "[simt]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kSyncPtx);
   uint64_t out = dev.alloc<int>(64, 0);
   try {
     dev.run("barrier_deadlock", d1(1), d1(64), 0, out);

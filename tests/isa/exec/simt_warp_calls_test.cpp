@@ -10,11 +10,11 @@
 using namespace simt_test;
 
 namespace {
-const char* kPtx = "tests/isa/exec/cu/warp_calls.ptx";
+const char* kWarpCallsPtx = "tests/isa/exec/cu/warp_calls.ptx";
 }
 
 TEST_CASE("simt: warp shuffles, votes under a partial mask, match.any", "[simt]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kWarpCallsPtx);
   const int n = 128;
   std::vector<int> in(n);
   for (int i = 0; i < n; ++i) in[i] = (i * 53 + 11) % 97;
@@ -71,7 +71,7 @@ int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 }  // namespace
 
 TEST_CASE("simt: non-inlined device functions, divergent calls and recursion", "[simt]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kWarpCallsPtx);
   const int n = 96;
   std::vector<float> w = {0.5f, -1.0f, 2.0f, 0.25f, 3.0f, -0.75f, 1.5f, 1.0f};
   uint64_t dw = dev.upload(w), steps = dev.alloc<int>(n, 0), fibs = dev.alloc<int>(n, 0), ws = dev.alloc<float>(n, 0);
@@ -90,7 +90,7 @@ TEST_CASE("simt: non-inlined device functions, divergent calls and recursion", "
 }
 
 TEST_CASE("functional: double precision fma, division, sqrt and conversions are IEEE-exact", "[functional]") {
-  TestDevice dev(kPtx);
+  TestDevice dev(kWarpCallsPtx);
   const int n = 100;
   std::vector<double> a(n), b(n);
   for (int i = 0; i < n; ++i) {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iomanip>
 #include <map>
 
 #include "study/study_report.h"
@@ -15,12 +14,6 @@ bool in_scope(const Optimum& o, const CellRow& row) {
   if (row.cls == kPairsClass) return false;
   return o.scope_classes.empty() ||
          std::find(o.scope_classes.begin(), o.scope_classes.end(), row.cls) != o.scope_classes.end();
-}
-
-std::string fixed(double v, int digits = 3) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << v;
-  return s.str();
 }
 
 }  // namespace

@@ -28,12 +28,6 @@ std::string num(double v) {
   return b;
 }
 
-std::string fixed(double v, int digits = 3) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.*f", digits, v);
-  return b;
-}
-
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
   std::string out = "\"";
@@ -341,6 +335,12 @@ Report make_report(const StudySpec& study, const Plan& plan) {
       rep.references.push_back(rr);
     }
   return rep;
+}
+
+std::string fixed(double v, int digits) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.*f", digits, v);
+  return b;
 }
 
 namespace {

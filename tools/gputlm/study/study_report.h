@@ -71,6 +71,9 @@ Report make_report(const StudySpec& study, const Plan& plan);
 std::string write_report(const Report& report, const StudySpec& study, const Plan& plan, const std::string& out_dir,
                          bool plots);
 
+// `v` with `digits` decimals, as the reports print figures.
+std::string fixed(double v, int digits = 3);
+
 // Where the plot script is: $GPUTLM_PLOT_SCRIPT, else beside the sources or the install.
 std::string plot_script();
 

@@ -13,7 +13,7 @@ namespace gputlm::sm {
 
 namespace {
 
-std::atomic<uint64_t> g_rtl_cycles{0};
+std::atomic<uint64_t> g_coalescer_rtl_cycles{0};
 
 uint32_t log2_of(uint32_t v) {
   uint32_t l = 0;
@@ -52,7 +52,7 @@ class CoalescerTransactor final : public CoalescerIF {
     m_->eval();
     m_->clk = 0;
     m_->eval();
-    g_rtl_cycles.fetch_add(1, std::memory_order_relaxed);
+    g_coalescer_rtl_cycles.fetch_add(1, std::memory_order_relaxed);
   }
 
   void run(const LaneAccess* pieces, std::size_t n, uint32_t warp_size, uint32_t parts, bool atomic,
@@ -127,6 +127,6 @@ std::unique_ptr<CoalescerIF> make_rtl_coalescer(const CoalescerConfig& cfg, bool
   return std::make_unique<CoalescerTransactor<Vgputlm_coalescer>>(cfg);
 }
 
-uint64_t rtl_coalescer_cycles() { return g_rtl_cycles.load(std::memory_order_relaxed); }
+uint64_t rtl_coalescer_cycles() { return g_coalescer_rtl_cycles.load(std::memory_order_relaxed); }
 
 }  // namespace gputlm::sm

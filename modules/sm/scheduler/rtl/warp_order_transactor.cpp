@@ -16,7 +16,7 @@ namespace gputlm::sm {
 
 namespace {
 
-std::atomic<uint64_t> g_rtl_cycles{0};
+std::atomic<uint64_t> g_warp_order_rtl_cycles{0};
 constexpr uint32_t kN = kRtlWarpOrderWarps;
 constexpr uint32_t kW = 5;  // log2(kN): bits per order entry
 constexpr uint32_t kNoSlot = 0xffffffffu;
@@ -81,7 +81,7 @@ class WarpOrderTransactor final : public SchedulerPolicyIF {
     m_->eval();
     m_->clk = 0;
     m_->eval();
-    g_rtl_cycles.fetch_add(1, std::memory_order_relaxed);
+    g_warp_order_rtl_cycles.fetch_add(1, std::memory_order_relaxed);
   }
 
   // Tells the RTL which warps left and which arrived (youngest last) since the last call.
@@ -148,6 +148,6 @@ std::unique_ptr<SchedulerPolicyIF> make_rtl_warp_order(bool gto, bool injected_b
   return std::make_unique<WarpOrderTransactor<Vgputlm_warp_order>>(gto);
 }
 
-uint64_t rtl_warp_order_cycles() { return g_rtl_cycles.load(std::memory_order_relaxed); }
+uint64_t rtl_warp_order_cycles() { return g_warp_order_rtl_cycles.load(std::memory_order_relaxed); }
 
 }  // namespace gputlm::sm
