@@ -18,13 +18,8 @@ if [ -f "$build/CMakeCache.txt" ] && ! grep -q "^CMAKE_CXX_COMPILER:.*clang" "$b
   echo "tools/sanitize.sh: $build was configured with another compiler; remove it first" >&2
   exit 2
 fi
-# A unity build (8 sources per compilation; GPUTLM_SANITIZE_UNITY=OFF for one by one): the
-# templates of SystemC, TLM and nlohmann/json are instantiated once per batch rather than
-# once per source, which makes this build 2 to 3 times faster. The default build stays one
-# by one, so a source that misses an include still fails there.
 CC=clang CXX=clang++ GPUTLM_BUILD_DIR="$build" "$root/tools/build.sh" -DGPUTLM_SANITIZE="$sanitizers" \
-  -DGPUTLM_WERROR=OFF -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="${GPUTLM_SANITIZE_OPT:--O1 -g1 -DNDEBUG}" \
-  -DCMAKE_UNITY_BUILD="${GPUTLM_SANITIZE_UNITY:-ON}" -DCMAKE_UNITY_BUILD_BATCH_SIZE=8
+  -DGPUTLM_WERROR=OFF -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="${GPUTLM_SANITIZE_OPT:--O1 -g1 -DNDEBUG}"
 # No detect_stack_use_after_return: its fake stacks break SystemC's coroutine stack switches
 # (every test with an SC_THREAD crashed without a report).
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:strict_string_checks=1"
